@@ -1,0 +1,256 @@
+"""The ``demonref`` command line (typer)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+
+from demonref import feed
+from referee.events import EventError, dumps, parse_lines
+from referee.game import RoundState, apply, initial
+from referee.handicap import METHODS, HandicapError
+from referee.match import Match
+from referee.rules import PRESETS, Rules, RulesError
+from referee.scoring import tally
+from referee.simulate import INJECTABLE, SimulationError, simulate
+
+app = typer.Typer(
+    name="demonref",
+    help="A camera referee for Racing Demon / Nerts / Pounce.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+bench_app = typer.Typer(help="Benchmarks (speed figures live here, not in tests).", no_args_is_help=True)
+app.add_typer(bench_app, name="bench")
+
+console = Console()
+err = Console(stderr=True)
+
+
+def fail(message: str) -> NoReturn:
+    """Prints a one-line error and exits with status 2 (bad input)."""
+    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    raise typer.Exit(2)
+
+
+def build_rules(preset: str, options: list[str] | None) -> Rules:
+    """``--rules`` plus ``--option key=value`` pairs (values read as JSON when they parse)."""
+    try:
+        rules = Rules.preset(preset)
+        parsed: dict[str, object] = {}
+        for item in options or []:
+            key, sep, value = item.partition("=")
+            if not sep:
+                fail(f"--option expects key=value, got {item!r}")
+            try:
+                parsed[key.strip()] = json.loads(value)
+            except json.JSONDecodeError:
+                parsed[key.strip()] = value
+        return rules.with_options(parsed)
+    except RulesError as exc:
+        fail(str(exc))
+
+
+PresetOpt = Annotated[str, typer.Option("--rules", help=f"Rule preset: {', '.join(PRESETS)}.")]
+OptionOpt = Annotated[
+    list[str] | None, typer.Option("--option", "-o", help="Rule option override, e.g. -o demon_size=11 -o refill=any.")
+]
+
+
+def _read_events(path: Path) -> tuple[list, dict[int, int]]:  # type: ignore[type-arg]
+    """Reads a log, returning the events and where each seq sat in the file; bad input exits 2."""
+    if str(path) == "-":
+        lines = sys.stdin.read().splitlines()
+    else:
+        if not path.exists():
+            fail(f"{path}: no such file")
+        if path.is_dir():
+            fail(f"{path} is a folder; expected an event log (.jsonl)")
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except UnicodeDecodeError:
+            fail(f"{path} is not UTF-8 text; expected an event log (.jsonl)")
+    events, where = [], {}
+    try:
+        for ev in parse_lines(lines):
+            where[ev.seq] = len(events)
+            events.append(ev)
+    except EventError as exc:
+        fail(f"{path}: {exc}")
+    line_of = {}
+    index = 0
+    for i, text in enumerate(lines):
+        if text.strip():
+            if index < len(events):
+                line_of[events[index].seq] = i
+            index += 1
+    return events, line_of
+
+
+def _replay_or_fail(path: Path, events: list, line_of: dict[int, int], *, on_step=None) -> RoundState:  # type: ignore[no-untyped-def, type-arg]
+    state = initial()
+    try:
+        for ev in events:
+            state, verdicts = apply(state, ev)
+            if on_step is not None:
+                on_step(ev, verdicts, state)
+    except EventError as exc:
+        line = line_of.get(exc.seq) if exc.seq is not None else None
+        fail(f"{path}: {exc.describe(line)}")
+    return state
+
+
+@app.command("simulate")
+def simulate_cmd(
+    out: Annotated[Path, typer.Option("--out", help="Where to write the event log (JSON Lines).")],
+    players: Annotated[int, typer.Option(min=2, max=12, help="People at the table (2-8 typical).")] = 4,
+    seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same round.")] = 0,
+    rules: PresetOpt = "racing-demon",
+    option: OptionOpt = None,
+    inject: Annotated[
+        str, typer.Option(help=f"Illegal plays to inject, comma-separated: {', '.join(INJECTABLE)}.")
+    ] = "",
+) -> None:
+    """Simulates one round with bots and writes its ground-truth event log."""
+    r = build_rules(rules, option)
+    kinds = [k.strip() for k in inject.split(",") if k.strip()]
+    try:
+        result = simulate(players=players, seed=seed, rules=r, inject=kinds)
+    except SimulationError as exc:
+        fail(str(exc))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(out.suffix + ".part")
+    with tmp.open("w", encoding="utf-8") as fh:
+        for ev in result.events:
+            fh.write(dumps(ev) + "\n")
+    tmp.replace(out)
+    console.print(
+        f"wrote {out}: {len(result.events)} events, {result.duration:.1f}s of play, ended by {result.finished_by}, "
+        f"{len(result.staged_conflicts)} conflict(s)"
+        + (f", injected {', '.join(result.injected)}" if result.injected else "")
+        + (f"; no chance to inject {', '.join(result.missed)}" if result.missed else ""),
+        highlight=False,
+    )
+
+
+@app.command()
+def referee(
+    log: Annotated[Path, typer.Argument(help="Event log (JSON Lines); '-' reads standard input.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print exactly one JSON object.")] = False,
+    feed_: Annotated[bool, typer.Option("--feed", help="Also print the running feed.")] = False,
+) -> None:
+    """Replays an event log: flags and tally."""
+    events, line_of = _read_events(log)
+
+    def show(ev, verdicts, state):  # type: ignore[no-untyped-def]
+        line = feed.feed_line(ev, verdicts, state)
+        if line is not None:
+            console.print(line)
+
+    state = _replay_or_fail(log, events, line_of, on_step=show if feed_ and not as_json else None)
+    result = tally(state)
+    if as_json:
+        sys.stdout.write(json.dumps(result.to_json()) + "\n")
+        return
+    if result.flags:
+        console.print(feed.flags_table(result.flags))
+    console.print(feed.tally_table(result))
+
+
+app.command("tally", help="Same as `referee`.")(referee)
+
+
+@app.command()
+def match(
+    players: Annotated[int, typer.Option(min=2, max=12)] = 4,
+    handicap: Annotated[str, typer.Option(help=f"One of {', '.join(METHODS)}.")] = "cumulative",
+    seed: Annotated[int, typer.Option()] = 0,
+    target: Annotated[int, typer.Option(help="Play until someone's total reaches this.")] = 100,
+    rules: PresetOpt = "racing-demon",
+    option: OptionOpt = None,
+    max_rounds: Annotated[
+        int, typer.Option(help="Stop after this many rounds even if nobody reached the target.")
+    ] = 40,
+) -> None:
+    """Plays a simulated match round by round, with handicapped demons, and prints the scoreboard."""
+    r = build_rules(rules, option)
+    seats = [f"p{i + 1}" for i in range(players // 2 if r.partnerships else players)]
+    try:
+        m = Match.new(seats, rules=r, handicap=handicap, target=target)
+    except HandicapError as exc:
+        fail(str(exc))
+    names: dict[str, str] = {}
+    while not m.finished and len(m.rounds) < max_rounds:
+        try:
+            result = simulate(players=players, seed=seed * 1000 + len(m.rounds), rules=r, demons=m.next_demons)
+        except SimulationError as exc:
+            fail(str(exc))
+        names = {p.id: p.name or p.id for p in result.players}
+        t = tally(_replay_or_fail(Path("<simulated>"), result.events, {}))
+        m = m.add_round({p.id: p.score for p in t.players})
+        latest = m.rounds[-1]
+        line = ", ".join(
+            f"{names[p]} {latest.scores[p]:+d} (total {latest.totals[p]}, next demon {m.next_demons[p]})" for p in seats
+        )
+        console.print(f"round {latest.number} ({result.finished_by}): {line}", highlight=False)
+    console.print(feed.scoreboard(m, names))
+    if m.winners:
+        console.print(f"[bold green]winner: {', '.join(names[w] for w in m.winners)}[/]")
+    else:
+        console.print(f"nobody reached {target} in {len(m.rounds)} rounds")
+
+
+@app.command()
+def demo(
+    seed: Annotated[int, typer.Option()] = 7,
+    players: Annotated[int, typer.Option(min=2, max=12)] = 4,
+    speed: Annotated[float, typer.Option(help="Playback speed (0 = as fast as possible).")] = 20.0,
+    rules: PresetOpt = "racing-demon",
+) -> None:
+    """Simulates a round and referees it live: the running feed, then the tally."""
+    r = build_rules(rules, None)
+    result = simulate(players=players, seed=seed, rules=r, inject=("wrong-suit", "late-play"))
+    console.rule(f"demonref demo — {players} players, {r.name}, seed {seed}")
+    state = initial()
+    started = time.monotonic()
+    for ev in result.events:
+        if speed > 0:
+            delay = ev.t / speed - (time.monotonic() - started)
+            if delay > 0:
+                time.sleep(delay)
+        state, verdicts = apply(state, ev)
+        line = feed.feed_line(ev, verdicts, state)
+        if line is not None:
+            console.print(line)
+    final = tally(state)
+    if final.flags:
+        console.print(feed.flags_table(final.flags))
+    console.print(feed.tally_table(final))
+
+
+@bench_app.command("referee")
+def bench_referee(
+    rounds: Annotated[int, typer.Option(help="Simulated rounds to time.")] = 200,
+    players: Annotated[int, typer.Option()] = 4,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Times the simulator (rounds/s) and the referee's replay (events/s)."""
+    from demonref.bench import bench_referee as run
+
+    figures = run(rounds=rounds, players=players)
+    if as_json:
+        sys.stdout.write(json.dumps(figures) + "\n")
+        return
+    for key, value in figures.items():
+        console.print(f"{key:>28}: {value:,.1f}" if isinstance(value, float) else f"{key:>28}: {value}")
+
+
+def main() -> None:  # pragma: no cover
+    app()
