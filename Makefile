@@ -19,7 +19,7 @@ demo: $(CORE)
 	$(BIN)/demonref demo
 
 lint: $(CORE)
-	$(BIN)/ruff check referee demonref vision dashboard tests scripts
+	$(BIN)/ruff check referee demonref vision dashboard tests
 	$(BIN)/mypy referee
 
 unit: $(CORE)
