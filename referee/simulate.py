@@ -41,6 +41,7 @@ from referee.events import (
     Turnover,
 )
 from referee.rules import Blocked, FoundationMode, LadderMove, OutStop, Refill, Rules, StockOrder
+from referee.game import RoundState, replay
 from referee.scoring import score
 
 BACK_COLOURS: tuple[str, ...] = (
@@ -111,6 +112,18 @@ class SimResult:
     @property
     def duration(self) -> float:
         return self.events[-1].t if self.events else 0.0
+
+    def table_at(self, t: float) -> RoundState:
+        """The whole table at time ``t``: every player's demon, line, stock and waste, and the foundations.
+
+        The log carries each deal, so replaying it up to ``t`` rebuilds every pile; cards in a hand at ``t``
+        are the :attr:`motions` with ``t0 <= t < t1`` (they still lie at their source until they land).
+        """
+        return replay(e for e in self.events if e.t <= t)
+
+    def in_hand(self, t: float) -> list[Motion]:
+        """The cards being carried at time ``t``."""
+        return [m for m in self.motions if m.t0 <= t < m.t1]
 
 
 class _Bot:

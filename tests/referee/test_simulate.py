@@ -126,3 +126,15 @@ def test_bad_settings() -> None:
         simulate(inject=("cheating",))
     with pytest.raises(SimulationError, match="even number"):
         simulate(players=5, rules=Rules().with_options({"partnerships": True}))
+
+
+def test_table_at_any_moment() -> None:
+    result = simulate(players=3, seed=4)
+    middle = result.duration / 2
+    state = result.table_at(middle)
+    for p in state.players.values():
+        assert p.table is not None and p.table.cards() + p.played_cards == 52
+    landed = sum(isinstance(e, Play) and e.t <= middle for e in result.events)
+    on_piles = sum(len(f.cards) for f in state.foundations.values())
+    assert 0 < on_piles <= landed
+    assert all(m.t0 <= middle < m.t1 for m in result.in_hand(middle))
