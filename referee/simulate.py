@@ -40,8 +40,8 @@ from referee.events import (
     RoundStart,
     Turnover,
 )
-from referee.rules import Blocked, FoundationMode, LadderMove, OutStop, Refill, Rules, StockOrder
 from referee.game import RoundState, replay
+from referee.rules import Blocked, FoundationMode, LadderMove, OutStop, Refill, Rules, StockOrder
 from referee.scoring import score
 
 BACK_COLOURS: tuple[str, ...] = (
