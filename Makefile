@@ -5,14 +5,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORE := $(VENV)/.installed-core
 
-.PHONY: demo test lint typecheck unit bench clean-venv
+.PHONY: demo test lint unit bench data clean-venv
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(CORE): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q -e '.[dev,synth]'
 	touch $@
 
 demo: $(CORE)
@@ -26,6 +26,14 @@ unit: $(CORE)
 	$(BIN)/python -m pytest -n 2 --durations=10
 
 test: lint unit
+
+# Packaged deck artwork for the renderer (never committed): GNOME and KDE SVG decks, the svg-cards npm
+# package, and PyQt5 to draw the SVGs. The procedural decks need none of it; tests pass either way.
+data: $(CORE)
+	dpkg -s gnome-cards-data kdegames-card-data-kf5 >/dev/null 2>&1 || \
+	  (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q gnome-cards-data kdegames-card-data-kf5)
+	$(BIN)/python -c 'import PyQt5.QtSvg' 2>/dev/null || $(BIN)/python -m pip install -q PyQt5
+	test -d datasets/build/artwork/node_modules/svg-cards || npm install --silent --prefix datasets/build/artwork svg-cards
 
 bench: $(CORE)
 	$(BIN)/demonref bench referee

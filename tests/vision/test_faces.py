@@ -1,0 +1,122 @@
+"""Procedural faces and backs (no package needed), the design registry, and packaged artwork when installed."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.cards import STANDARD_52, Card
+from vision.synth import artwork
+from vision.synth.decks import load_designs, split_designs
+from vision.synth.faces import (
+    ASPECT,
+    BACK_COLOURS,
+    BACK_PATTERNS,
+    FaceStyle,
+    index_box,
+    render_back,
+    render_face,
+)
+
+H = 264
+
+
+def ink(img: np.ndarray, style: FaceStyle) -> np.ndarray:
+    """Pixels clearly darker than the paper."""
+    diff = np.abs(img[..., :3].astype(int) - np.array(style.paper)).sum(axis=2)
+    return (diff > 120) & (img[..., 3] > 0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_face_geometry_and_corners(seed: int) -> None:
+    style = FaceStyle.from_seed(seed)
+    face = render_face(Card.parse("7H"), style, height=H)
+    h, w = face.shape[:2]
+    assert (h, face.shape[2]) == (H, 4) and abs(w / h - ASPECT) < 0.01
+    assert face[0, 0, 3] == 0 and face[-1, -1, 3] == 0 and face[h // 2, w // 2, 3] == 255
+
+
+@pytest.mark.parametrize("card", STANDARD_52, ids=str)
+def test_both_corner_indices_are_drawn(card: Card) -> None:
+    style = FaceStyle.from_seed(1)
+    face = render_face(card, style, height=H)
+    h, w = face.shape[:2]
+    x, y, bw, bh = index_box(w, h, style)
+    top = ink(face, style)[y : y + bh, x : x + bw]
+    bottom = ink(face, style)[h - y - bh : h - y, w - x - bw : w - x]
+    assert top.mean() > 0.08, "top-left index is missing"
+    # The bottom-right index is the top-left one turned half a turn.
+    assert (top == bottom[::-1, ::-1]).mean() > 0.97
+
+
+@pytest.mark.parametrize("rank", range(1, 11))
+def test_pip_layouts_count(rank: int) -> None:
+    style = FaceStyle.from_seed(2)
+    face = render_face(Card(rank, Card.parse("AS").suit), style, height=440)
+    h, w = face.shape[:2]
+    x, y, bw, bh = index_box(w, h, style)
+    body = ink(face, style).astype(np.uint8)
+    body[: y + bh + 2, : x + bw + 2] = 0
+    body[h - y - bh - 2 :, w - x - bw - 2 :] = 0
+    if style.border:
+        body[:, : round(0.05 * w)] = body[:, round(0.95 * w) :] = 0
+        body[: round(0.03 * h)] = body[round(0.97 * h) :] = 0
+    _, _, stats, _ = cv2.connectedComponentsWithStats(body)
+    pips = sum(1 for s in stats[1:] if s[cv2.CC_STAT_AREA] > 30)
+    assert pips == rank
+
+
+def faces_shape(height: int) -> tuple[int, int, int]:
+    return (height, round(height * ASPECT), 4)
+
+
+def test_faces_differ_and_are_deterministic() -> None:
+    style = FaceStyle.from_seed(3)
+    faces = {str(c): render_face(c, style, height=132).tobytes() for c in STANDARD_52}
+    assert len(set(faces.values())) == 52
+    assert render_face(Card.parse("QS"), style, height=132).tobytes() == faces["QS"]
+    assert render_face(Card.parse("JK"), style, height=132).shape == faces_shape(132)
+
+
+def test_backs_in_every_colour_and_pattern() -> None:
+    means = {}
+    for colour in BACK_COLOURS:
+        for pattern in BACK_PATTERNS:
+            back = render_back(colour, pattern, height=176, seed=1)
+            assert back.shape == (176, 126, 4) and back[0, 0, 3] == 0
+        means[colour] = render_back(colour, "lattice", height=176)[40:-40, 30:-30, :3].reshape(-1, 3).mean(axis=0)
+    # Distinct colours stay apart (a back identifies its player).
+    names = list(means)
+    closest = min(np.linalg.norm(means[a] - means[b]) for i, a in enumerate(names) for b in names[i + 1 :])
+    assert closest > 15
+    with pytest.raises(ValueError, match="unknown back colour 'mauve'"):
+        render_back("mauve", "lattice")
+
+
+def test_registry_holds_out_designs() -> None:
+    designs = load_designs()
+    held = [d for d in designs if d.heldout]
+    assert sum(d.kind == "gnome" for d in held) >= 4 and sum(d.kind == "kde" for d in held) >= 2
+    train, test = split_designs(designs, available_only=False)
+    assert not {d.key for d in train} & {d.key for d in test}
+    assert all(not d.heldout for d in train) and all(d.status != "skip" for d in train + test)
+    # The procedural designs need no package: both splits exist on any machine.
+    train, test = split_designs(designs)
+    assert any(d.kind == "procedural" for d in train) and any(d.kind == "procedural" for d in test)
+
+
+@pytest.mark.skipif(not artwork.installed("gnome", "anglo"), reason="packaged decks not installed (make data)")
+def test_packaged_decks_render() -> None:
+    pytest.importorskip("PyQt5")
+    for kind, name in (("gnome", "anglo"), ("kde", "svg-standard")):
+        face = artwork.render_packaged(kind, name, Card.parse("QH"), height=176)
+        back = artwork.render_packaged(kind, name, None, height=176)
+        assert face.shape == back.shape == (176, 126, 4)
+        assert face[88, 63, 3] == 255 and face[0, 0, 3] == 0
+        assert np.abs(face.astype(int) - back.astype(int)).mean() > 10
+
+
+def test_missing_artwork_says_how_to_install() -> None:
+    with pytest.raises(artwork.ArtworkError, match="make data"):
+        artwork.deck_file("kde", "no-such-deck")

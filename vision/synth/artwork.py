@@ -1,0 +1,105 @@
+"""Packaged deck artwork, rendered with PyQt5's QSvgRenderer (it draws these SVGs right where rsvg does not).
+
+Sources (installed by ``make data``, never committed): GNOME's ``gnome-cards-data`` (SVG sheets in
+``/usr/share/aisleriot/cards``, elements ``club_1`` … ``spade_king``, ``back``) and KDE's
+``kdegames-card-data-kf5`` (``/usr/share/carddecks/svg-*``, elements ``1_club`` … ``king_spade``, ``back``).
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from referee.cards import JACK, KING, QUEEN, Card
+from vision.synth.faces import card_size, rounded_mask
+
+GNOME_DIR = Path("/usr/share/aisleriot/cards")
+KDE_DIR = Path("/usr/share/carddecks")
+_SUIT_WORD = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
+_RANK_WORD = {1: "1", JACK: "jack", QUEEN: "queen", KING: "king"} | {r: str(r) for r in range(2, 11)}
+
+
+class ArtworkError(RuntimeError):
+    """A deck's artwork is missing or cannot be drawn."""
+
+
+def element_id(kind: str, card: Card | None) -> str:
+    """The SVG element of ``card`` (None: the back) in a ``gnome`` or ``kde`` deck."""
+    if card is None:
+        return "back"
+    if card.suit is None:
+        return "joker_red" if kind == "gnome" else "red_joker"
+    suit, rank = _SUIT_WORD[card.suit.value], _RANK_WORD[card.rank]
+    return f"{suit}_{rank}" if kind == "gnome" else f"{rank}_{suit}"
+
+
+def deck_file(kind: str, name: str) -> Path:
+    if kind == "gnome":
+        return GNOME_DIR / f"{name}.svgz"
+    folder = KDE_DIR / name
+    found = sorted(folder.glob("*.svgz")) + sorted(folder.glob("*.svg"))
+    if not found:
+        raise ArtworkError(f"no SVG in {folder}; run `make data` to install kdegames-card-data-kf5")
+    return found[0]
+
+
+def _qt():  # type: ignore[no-untyped-def]
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    os.environ.setdefault("QT_LOGGING_RULES", "qt.svg.warning=false")
+    try:
+        from PyQt5 import QtGui, QtSvg
+    except ImportError as exc:  # pragma: no cover - depends on the machine
+        raise ArtworkError("PyQt5 is not installed; run `make data`") from exc
+    if QtGui.QGuiApplication.instance() is None:
+        _qt.app = QtGui.QGuiApplication([])  # type: ignore[attr-defined]
+    return QtGui, QtSvg
+
+
+@lru_cache(maxsize=4)
+def _renderer(path: Path):  # type: ignore[no-untyped-def]
+    _, QtSvg = _qt()
+    if not path.exists():
+        raise ArtworkError(f"{path} is missing; run `make data` to install the packaged decks")
+    data = gzip.decompress(path.read_bytes()) if path.suffix == ".svgz" else path.read_bytes()
+    from PyQt5 import QtCore
+
+    renderer = QtSvg.QSvgRenderer(QtCore.QByteArray(data))
+    if not renderer.isValid():
+        raise ArtworkError(f"{path} is not a readable SVG")
+    return renderer
+
+
+def render_packaged(kind: str, name: str, card: Card | None, *, height: int = 352) -> np.ndarray:
+    """One card (None: the back) of a packaged deck as BGRA, ``height`` pixels tall, 63×88 aspect."""
+    QtGui, _ = _qt()
+    from PyQt5 import QtCore
+
+    renderer = _renderer(deck_file(kind, name))
+    eid = element_id(kind, card)
+    if not renderer.elementExists(eid):
+        raise ArtworkError(f"{kind} deck {name!r} has no element {eid!r}")
+    width, height = card_size(height)
+    image = QtGui.QImage(width, height, QtGui.QImage.Format_ARGB32)
+    image.fill(QtCore.Qt.transparent)
+    painter = QtGui.QPainter(image)
+    painter.setRenderHint(QtGui.QPainter.Antialiasing)
+    renderer.render(painter, eid, QtCore.QRectF(0, 0, width, height))
+    painter.end()
+    ptr = image.constBits()
+    ptr.setsize(height * width * 4)
+    bgra = np.frombuffer(ptr, np.uint8).reshape(height, width, 4).copy()
+    if bgra[..., 3].max() == 0:
+        raise ArtworkError(f"{kind} deck {name!r} drew nothing for {eid!r}")
+    bgra[..., 3] = np.minimum(bgra[..., 3], rounded_mask(width, height))
+    return bgra
+
+
+def installed(kind: str, name: str) -> bool:
+    try:
+        return deck_file(kind, name).exists()
+    except ArtworkError:
+        return False

@@ -1,0 +1,323 @@
+"""Procedural card faces and backs: no packaged artwork needed (used by the tests and CI).
+
+Faces have both corner indices (rank over suit, top-left and, turned, bottom-right), the standard pip
+layouts for A–10 and framed court cards, in a few font, colour and paper styles. Backs come in the colours
+real decks come in with lattice, stripe, dot, check and logo patterns inside a white margin. Every image is
+BGRA, 63×88 mm in aspect, with transparent rounded corners.
+
+>>> face = render_face(Card.parse("QS"), FaceStyle.from_seed(0), height=176)
+>>> face.shape
+(176, 126, 4)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from referee.cards import JACK, KING, QUEEN, RANK_NAMES, Card, Suit
+
+CARD_W_MM, CARD_H_MM = 63.0, 88.0
+ASPECT = CARD_W_MM / CARD_H_MM
+CORNER_MM = 3.2
+
+# BGR colours real decks come in (names as the event log's `back` uses them).
+BACK_COLOURS: dict[str, tuple[int, int, int]] = {
+    "red": (40, 30, 180),
+    "blue": (150, 60, 20),
+    "green": (60, 120, 30),
+    "black": (35, 35, 35),
+    "purple": (120, 40, 100),
+    "orange": (20, 110, 230),
+    "yellow": (40, 190, 230),
+    "grey": (120, 120, 120),
+    "brown": (30, 60, 110),
+    "pink": (150, 110, 230),
+    "teal": (120, 120, 20),
+    "navy": (90, 30, 20),
+}
+BACK_PATTERNS: tuple[str, ...] = ("lattice", "stripes", "dots", "checks", "logo")
+
+_FONTS = (
+    cv2.FONT_HERSHEY_SIMPLEX,
+    cv2.FONT_HERSHEY_DUPLEX,
+    cv2.FONT_HERSHEY_COMPLEX,
+    cv2.FONT_HERSHEY_TRIPLEX,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FaceStyle:
+    """How a procedural deck looks."""
+
+    font: int
+    thickness: float  # stroke width relative to text height
+    red: tuple[int, int, int]
+    black: tuple[int, int, int]
+    paper: tuple[int, int, int]
+    index_height: float  # rank text height, fraction of card height
+    border: bool
+    court: tuple[int, int, int]  # the court cards' accent colour
+
+    @staticmethod
+    def from_seed(seed: int) -> FaceStyle:
+        rng = np.random.default_rng(seed)
+        paper = tuple(int(v) for v in rng.integers(232, 256, 3))
+        return FaceStyle(
+            font=_FONTS[int(rng.integers(len(_FONTS)))],
+            thickness=float(rng.uniform(0.09, 0.16)),
+            red=(int(rng.integers(10, 60)), int(rng.integers(10, 50)), int(rng.integers(170, 230))),
+            black=tuple(int(v) for v in rng.integers(0, 40, 3)),  # type: ignore[arg-type]
+            paper=paper,  # type: ignore[arg-type]
+            index_height=float(rng.uniform(0.085, 0.115)),
+            border=bool(rng.random() < 0.5),
+            court=(int(rng.integers(120, 200)), int(rng.integers(80, 160)), int(rng.integers(0, 80))),
+        )
+
+
+def card_size(height: int) -> tuple[int, int]:
+    """(width, height) in pixels of a card ``height`` pixels tall."""
+    return round(height * ASPECT), height
+
+
+def rounded_mask(width: int, height: int) -> np.ndarray:
+    """uint8 mask of a card's rounded rectangle (255 inside)."""
+    r = max(1, round(height * CORNER_MM / CARD_H_MM))
+    mask = np.zeros((height, width), np.uint8)
+    cv2.rectangle(mask, (r, 0), (width - 1 - r, height - 1), 255, -1)
+    cv2.rectangle(mask, (0, r), (width - 1, height - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (width - 1 - r, r), (r, height - 1 - r), (width - 1 - r, height - 1 - r)):
+        cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    return mask
+
+
+@lru_cache(maxsize=8)
+def suit_mask(suit: Suit, size: int = 256) -> np.ndarray:
+    """A filled suit symbol as a float mask in [0, 1], ``size`` × ``size``."""
+    s = 4 * size  # draw large, then shrink: smooth edges
+    m = np.zeros((s, s), np.uint8)
+    u = s / 100.0
+
+    def pt(x: float, y: float) -> tuple[int, int]:
+        return round(x * u), round(y * u)
+
+    if suit is Suit.DIAMONDS:
+        cv2.fillPoly(m, [np.array([pt(50, 2), pt(88, 50), pt(50, 98), pt(12, 50)])], 255, cv2.LINE_AA)
+    elif suit is Suit.HEARTS:
+        cv2.circle(m, pt(29, 32), round(25 * u), 255, -1, cv2.LINE_AA)
+        cv2.circle(m, pt(71, 32), round(25 * u), 255, -1, cv2.LINE_AA)
+        cv2.fillPoly(m, [np.array([pt(6, 40), pt(94, 40), pt(50, 96)])], 255, cv2.LINE_AA)
+    elif suit is Suit.SPADES:
+        cv2.circle(m, pt(29, 58), round(23 * u), 255, -1, cv2.LINE_AA)
+        cv2.circle(m, pt(71, 58), round(23 * u), 255, -1, cv2.LINE_AA)
+        cv2.fillPoly(m, [np.array([pt(8, 52), pt(92, 52), pt(50, 2)])], 255, cv2.LINE_AA)
+        cv2.fillPoly(m, [np.array([pt(50, 60), pt(66, 98), pt(34, 98)])], 255, cv2.LINE_AA)
+    else:  # clubs
+        for cx, cy in ((50, 27), (26, 58), (74, 58)):
+            cv2.circle(m, pt(cx, cy), round(22 * u), 255, -1, cv2.LINE_AA)
+        cv2.fillPoly(m, [np.array([pt(50, 45), pt(66, 98), pt(34, 98)])], 255, cv2.LINE_AA)
+        cv2.fillPoly(m, [np.array([pt(50, 35), pt(62, 62), pt(38, 62)])], 255, cv2.LINE_AA)
+    return cv2.resize(m, (size, size), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+
+
+def text_mask(text: str, font: int, thickness: float, width: int, height: int) -> np.ndarray:
+    """``text`` stretched to fill ``width`` × ``height`` as a float mask (condensed like card indices)."""
+    scale = 4.0
+    thick = max(1, round(thickness * 30 * scale / 2))
+    (tw, th), base = cv2.getTextSize(text, font, scale, thick)
+    canvas = np.zeros((th + base + 2 * thick, tw + 2 * thick), np.uint8)
+    cv2.putText(canvas, text, (thick, th + thick), font, scale, 255, thick, cv2.LINE_AA)
+    ys, xs = np.nonzero(canvas)
+    canvas = canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    return cv2.resize(canvas, (max(1, width), max(1, height)), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+
+
+def _paint(img: np.ndarray, mask: np.ndarray, x: int, y: int, colour: tuple[int, int, int]) -> None:
+    """Alpha-blends ``colour`` through ``mask`` at (x, y), clipped to the image."""
+    h, w = mask.shape
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, img.shape[1]), min(y + h, img.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    m = mask[y0 - y : y1 - y, x0 - x : x1 - x, None]
+    region = img[y0:y1, x0:x1, :3].astype(np.float32)
+    img[y0:y1, x0:x1, :3] = (region * (1 - m) + np.array(colour, np.float32) * m).astype(np.uint8)
+
+
+def _pip(
+    img: np.ndarray, suit: Suit, cx: float, cy: float, size: int, colour: tuple[int, int, int], flip: bool
+) -> None:
+    m = cv2.resize(suit_mask(suit), (size, size), interpolation=cv2.INTER_AREA)
+    if flip:
+        m = m[::-1, ::-1]
+    _paint(img, m, round(cx - size / 2), round(cy - size / 2), colour)
+
+
+# Pip centres (x, y) as fractions of the card for A–10, the standard layouts.
+_L, _C, _R = 0.3, 0.5, 0.7
+_ROWS4 = (0.2, 0.4, 0.6, 0.8)
+PIP_LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((_C, 0.5),),
+    2: ((_C, 0.2), (_C, 0.8)),
+    3: ((_C, 0.2), (_C, 0.5), (_C, 0.8)),
+    4: ((_L, 0.2), (_R, 0.2), (_L, 0.8), (_R, 0.8)),
+    5: ((_L, 0.2), (_R, 0.2), (_C, 0.5), (_L, 0.8), (_R, 0.8)),
+    6: ((_L, 0.2), (_R, 0.2), (_L, 0.5), (_R, 0.5), (_L, 0.8), (_R, 0.8)),
+    7: ((_L, 0.2), (_R, 0.2), (_C, 0.35), (_L, 0.5), (_R, 0.5), (_L, 0.8), (_R, 0.8)),
+    8: ((_L, 0.2), (_R, 0.2), (_C, 0.35), (_L, 0.5), (_R, 0.5), (_C, 0.65), (_L, 0.8), (_R, 0.8)),
+    9: (*((x, y) for y in _ROWS4 for x in (_L, _R)), (_C, 0.5)),
+    10: (*((x, y) for y in _ROWS4 for x in (_L, _R)), (_C, 0.3), (_C, 0.7)),
+}
+
+
+def index_box(width: int, height: int, style: FaceStyle) -> tuple[int, int, int, int]:
+    """The top-left index's box (x, y, w, h) in pixels: rank above suit."""
+    th = style.index_height * height
+    return round(0.035 * width), round(0.03 * height), round(0.16 * width), round(th * 1.85)
+
+
+def render_face(card: Card, style: FaceStyle, *, height: int = 352) -> np.ndarray:
+    """A card face as BGRA, ``height`` pixels tall."""
+    if card.suit is None:
+        return _render_joker(style, height)
+    width, height = card_size(height)
+    img = np.zeros((height, width, 4), np.uint8)
+    img[..., :3] = style.paper
+    colour = style.red if card.suit in (Suit.HEARTS, Suit.DIAMONDS) else style.black
+    if style.border:
+        bx, by = round(0.02 * width), round(0.015 * height)
+        cv2.rectangle(img, (bx, by), (width - 1 - bx, height - 1 - by), (*colour, 255), 1, cv2.LINE_AA)
+    # Both corner indices: rank over suit, top-left, and the same turned at the bottom-right.
+    ix, iy, iw, ih = index_box(width, height, style)
+    rank = RANK_NAMES[card.rank]
+    th = round(style.index_height * height)
+    tw = round(th * (0.62 if len(rank) == 1 else 1.0))
+    index = np.zeros((ih, iw), np.float32)
+    tm = text_mask(rank, style.font, style.thickness, min(tw, iw), th)
+    index[: tm.shape[0], (iw - tm.shape[1]) // 2 : (iw - tm.shape[1]) // 2 + tm.shape[1]] = tm
+    ps = min(iw, ih - th - 2)
+    sm = cv2.resize(suit_mask(card.suit), (ps, ps), interpolation=cv2.INTER_AREA)
+    index[th + 2 : th + 2 + ps, (iw - ps) // 2 : (iw - ps) // 2 + ps] = np.maximum(
+        index[th + 2 : th + 2 + ps, (iw - ps) // 2 : (iw - ps) // 2 + ps], sm
+    )
+    _paint(img, index, ix, iy, colour)
+    _paint(img, index[::-1, ::-1], width - ix - iw, height - iy - ih, colour)
+    if card.rank in (JACK, QUEEN, KING):
+        _court(img, card, style, colour)
+    else:
+        size = round((0.5 if card.rank == 1 else 0.2) * width)
+        for fx, fy in PIP_LAYOUTS[card.rank]:
+            _pip(img, card.suit, fx * width, fy * height, size, colour, flip=fy > 0.5)
+    img[..., 3] = rounded_mask(width, height)
+    return img
+
+
+def _court(img: np.ndarray, card: Card, style: FaceStyle, colour: tuple[int, int, int]) -> None:
+    """A framed court card: a figure of bands and a crown, the letter, and suit pips (point-symmetric)."""
+    assert card.suit is not None
+    h, w = img.shape[:2]
+    x0, y0, x1 = round(0.2 * w), round(0.14 * h), round(0.8 * w)
+    half = np.zeros((h // 2 - y0, x1 - x0, 3), np.uint8)
+    half[:] = style.paper
+    hh, hw = half.shape[:2]
+    # Robe bands, a face, a crown: drawn in the top half, then mirrored to the bottom turned.
+    cv2.rectangle(half, (0, round(0.55 * hh)), (hw - 1, hh - 1), style.court, -1)
+    for i in range(3):
+        y = round((0.62 + 0.12 * i) * hh)
+        cv2.line(half, (0, y), (hw - 1, y), colour, max(1, hh // 40), cv2.LINE_AA)
+    cv2.ellipse(
+        half,
+        (hw // 2, round(0.42 * hh)),
+        (round(0.17 * hw), round(0.16 * hh)),
+        0,
+        0,
+        360,
+        (150, 190, 235),
+        -1,
+        cv2.LINE_AA,
+    )
+    crown = np.array([[0.3, 0.28], [0.3, 0.12], [0.4, 0.2], [0.5, 0.08], [0.6, 0.2], [0.7, 0.12], [0.7, 0.28]])
+    if card.rank == JACK:
+        crown = np.array([[0.32, 0.28], [0.34, 0.16], [0.66, 0.16], [0.68, 0.28]])
+    cv2.fillPoly(half, [np.round(crown * [hw, hh]).astype(np.int32)], (20, 180, 220), cv2.LINE_AA)
+    letter = text_mask(RANK_NAMES[card.rank], style.font, style.thickness, round(0.22 * hw), round(0.2 * hh))
+    big = half.copy()
+    _paint_rgb(big, letter, round(0.06 * hw), round(0.04 * hh), colour)
+    _paint_rgb(
+        big, cv2.resize(suit_mask(card.suit), (round(0.2 * hw),) * 2), round(0.74 * hw), round(0.04 * hh), colour
+    )
+    img[y0 : y0 + hh, x0:x1, :3] = big
+    img[h - y0 - hh : h - y0, x0:x1, :3] = big[::-1, ::-1]
+    cv2.rectangle(img, (x0, y0), (x1 - 1, h - y0 - 1), (*colour, 255), max(1, w // 80), cv2.LINE_AA)
+
+
+def _paint_rgb(img: np.ndarray, mask: np.ndarray, x: int, y: int, colour: tuple[int, int, int]) -> None:
+    h, w = mask.shape
+    region = img[y : y + h, x : x + w].astype(np.float32)
+    m = mask[: region.shape[0], : region.shape[1], None]
+    img[y : y + h, x : x + w] = (region * (1 - m) + np.array(colour, np.float32) * m).astype(np.uint8)
+
+
+def _render_joker(style: FaceStyle, height: int) -> np.ndarray:
+    width, height = card_size(height)
+    img = np.zeros((height, width, 4), np.uint8)
+    img[..., :3] = style.paper
+    th = round(0.5 * width)
+    _paint(
+        img,
+        text_mask("JOKER", style.font, style.thickness, th, round(0.12 * height)),
+        (width - th) // 2,
+        round(0.44 * height),
+        style.red,
+    )
+    img[..., 3] = rounded_mask(width, height)
+    return img
+
+
+def render_back(colour: str, pattern: str, *, height: int = 352, seed: int = 0) -> np.ndarray:
+    """A card back as BGRA: ``pattern`` in ``colour`` inside a white margin."""
+    if colour not in BACK_COLOURS:
+        raise ValueError(f"unknown back colour {colour!r}; known: {', '.join(BACK_COLOURS)}")
+    if pattern not in BACK_PATTERNS:
+        raise ValueError(f"unknown back pattern {pattern!r}; known: {', '.join(BACK_PATTERNS)}")
+    rng = np.random.default_rng(seed)
+    width, height = card_size(height)
+    base = np.array(BACK_COLOURS[colour], np.float32)
+    light = tuple(int(v) for v in np.clip(base + (255 - base) * 0.55, 0, 255))
+    dark = tuple(int(v) for v in base)
+    img = np.zeros((height, width, 4), np.uint8)
+    img[..., :3] = 250
+    m = round(width * float(rng.uniform(0.04, 0.08)))
+    inner = np.zeros((height - 2 * m, width - 2 * m, 3), np.uint8)
+    inner[:] = dark
+    ih, iw = inner.shape[:2]
+    step = max(4, round(width * float(rng.uniform(0.05, 0.09))))
+    line = max(1, step // 5)
+    if pattern == "lattice":
+        for k in range(-ih, iw + ih, step):
+            cv2.line(inner, (k, 0), (k + ih, ih), light, line, cv2.LINE_AA)
+            cv2.line(inner, (k, ih), (k + ih, 0), light, line, cv2.LINE_AA)
+    elif pattern == "stripes":
+        for k in range(-ih, iw + ih, step):
+            cv2.line(inner, (k, 0), (k + ih, ih), light, max(1, step // 3), cv2.LINE_AA)
+    elif pattern == "dots":
+        for yy in range(step // 2, ih, step):
+            for xx in range(step // 2 + (yy // step % 2) * step // 2, iw, step):
+                cv2.circle(inner, (xx, yy), max(1, step // 4), light, -1, cv2.LINE_AA)
+    elif pattern == "checks":
+        for yy in range(0, ih, step):
+            for xx in range((yy // step % 2) * step, iw, 2 * step):
+                cv2.rectangle(inner, (xx, yy), (xx + step - 1, yy + step - 1), light, -1)
+    else:  # logo: a border line and a central emblem
+        cv2.rectangle(inner, (step // 2, step // 2), (iw - step // 2, ih - step // 2), light, line, cv2.LINE_AA)
+        cv2.circle(inner, (iw // 2, ih // 2), round(0.28 * iw), light, max(2, line * 2), cv2.LINE_AA)
+        star = [
+            (iw // 2 + round(0.2 * iw * np.cos(a)), ih // 2 + round(0.2 * iw * np.sin(a)))
+            for a in np.linspace(-np.pi / 2, 3.5 * np.pi, 6)[:-1]
+        ]
+        cv2.polylines(inner, [np.array(star[::2] + star[1::2], np.int32)], True, light, max(1, line), cv2.LINE_AA)
+    img[m : m + ih, m : m + iw, :3] = inner
+    img[..., 3] = rounded_mask(width, height)
+    return img
