@@ -65,7 +65,7 @@ OptionOpt = Annotated[
 
 
 def _read_events(path: Path) -> tuple[list, dict[int, int]]:  # type: ignore[type-arg]
-    """Reads a log, returning the events and where each seq sat in the file; bad input exits 2."""
+    """Reads a log: its events and the file line of each seq (for error messages); bad input exits 2."""
     if str(path) == "-":
         lines = sys.stdin.read().splitlines()
     else:
@@ -77,11 +77,8 @@ def _read_events(path: Path) -> tuple[list, dict[int, int]]:  # type: ignore[typ
             lines = path.read_text(encoding="utf-8").splitlines()
         except UnicodeDecodeError:
             fail(f"{path} is not UTF-8 text; expected an event log (.jsonl)")
-    events, where = [], {}
     try:
-        for ev in parse_lines(lines):
-            where[ev.seq] = len(events)
-            events.append(ev)
+        events = list(parse_lines(lines))
     except EventError as exc:
         fail(f"{path}: {exc}")
     line_of = {}

@@ -136,7 +136,7 @@ def text_mask(text: str, font: int, thickness: float, width: int, height: int) -
 
 
 def _paint(img: np.ndarray, mask: np.ndarray, x: int, y: int, colour: tuple[int, int, int]) -> None:
-    """Alpha-blends ``colour`` through ``mask`` at (x, y), clipped to the image."""
+    """Alpha-blends ``colour`` through ``mask`` at (x, y) into a BGR or BGRA image, clipped to its edges."""
     h, w = mask.shape
     x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, img.shape[1]), min(y + h, img.shape[0])
     if x1 <= x0 or y1 <= y0:
@@ -244,20 +244,11 @@ def _court(img: np.ndarray, card: Card, style: FaceStyle, colour: tuple[int, int
     cv2.fillPoly(half, [np.round(crown * [hw, hh]).astype(np.int32)], (20, 180, 220), cv2.LINE_AA)
     letter = text_mask(RANK_NAMES[card.rank], style.font, style.thickness, round(0.22 * hw), round(0.2 * hh))
     big = half.copy()
-    _paint_rgb(big, letter, round(0.06 * hw), round(0.04 * hh), colour)
-    _paint_rgb(
-        big, cv2.resize(suit_mask(card.suit), (round(0.2 * hw),) * 2), round(0.74 * hw), round(0.04 * hh), colour
-    )
+    _paint(big, letter, round(0.06 * hw), round(0.04 * hh), colour)
+    _paint(big, cv2.resize(suit_mask(card.suit), (round(0.2 * hw),) * 2), round(0.74 * hw), round(0.04 * hh), colour)
     img[y0 : y0 + hh, x0:x1, :3] = big
     img[h - y0 - hh : h - y0, x0:x1, :3] = big[::-1, ::-1]
     cv2.rectangle(img, (x0, y0), (x1 - 1, h - y0 - 1), (*colour, 255), max(1, w // 80), cv2.LINE_AA)
-
-
-def _paint_rgb(img: np.ndarray, mask: np.ndarray, x: int, y: int, colour: tuple[int, int, int]) -> None:
-    h, w = mask.shape
-    region = img[y : y + h, x : x + w].astype(np.float32)
-    m = mask[: region.shape[0], : region.shape[1], None]
-    img[y : y + h, x : x + w] = (region * (1 - m) + np.array(colour, np.float32) * m).astype(np.uint8)
 
 
 def _render_joker(style: FaceStyle, height: int) -> np.ndarray:
