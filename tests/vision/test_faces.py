@@ -120,3 +120,14 @@ def test_packaged_decks_render() -> None:
 def test_missing_artwork_says_how_to_install() -> None:
     with pytest.raises(artwork.ArtworkError, match="make data"):
         artwork.deck_file("kde", "no-such-deck")
+
+
+@pytest.mark.skipif(not artwork.svg_cards_backs(), reason="svg-cards not installed (make data)")
+def test_svg_cards_faces_and_coloured_backs() -> None:
+    face = artwork.render_packaged("svg-cards", "svg-cards", Card.parse("10D"), height=176)
+    assert face.shape == (176, 126, 4) and face[0, 0, 3] == 0 and face[88, 63, 3] == 255
+    colours = artwork.svg_cards_backs()
+    assert len(colours) >= 10 and "red" in colours
+    red = artwork.render_packaged("svg-cards", "svg-cards", None, height=176, back="red")
+    blue = artwork.render_packaged("svg-cards", "svg-cards", None, height=176, back="blue")
+    assert np.abs(red.astype(int) - blue.astype(int)).mean() > 10

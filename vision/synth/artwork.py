@@ -1,8 +1,9 @@
 """Packaged deck artwork, rendered with PyQt5's QSvgRenderer (it draws these SVGs right where rsvg does not).
 
 Sources (installed by ``make data``, never committed): GNOME's ``gnome-cards-data`` (SVG sheets in
-``/usr/share/aisleriot/cards``, elements ``club_1`` … ``spade_king``, ``back``) and KDE's
-``kdegames-card-data-kf5`` (``/usr/share/carddecks/svg-*``, elements ``1_club`` … ``king_spade``, ``back``).
+``/usr/share/aisleriot/cards``, elements ``club_1`` … ``spade_king``, ``back``), KDE's
+``kdegames-card-data-kf5`` (``/usr/share/carddecks/svg-*``, elements ``1_club`` … ``king_spade``, ``back``) and
+the npm package ``svg-cards`` (PNG faces named like GNOME's elements, 17 coloured backs ``back-<colour>.png``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from vision.synth.faces import card_size, rounded_mask
 
 GNOME_DIR = Path("/usr/share/aisleriot/cards")
 KDE_DIR = Path("/usr/share/carddecks")
+SVG_CARDS_DIR = Path(__file__).resolve().parents[2] / "datasets/build/artwork/node_modules/svg-cards/png/2x"
 _SUIT_WORD = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
 _RANK_WORD = {1: "1", JACK: "jack", QUEEN: "queen", KING: "king"} | {r: str(r) for r in range(2, 11)}
 
@@ -38,6 +40,10 @@ def element_id(kind: str, card: Card | None) -> str:
 
 
 def deck_file(kind: str, name: str) -> Path:
+    if kind == "svg-cards":
+        if not SVG_CARDS_DIR.is_dir():
+            raise ArtworkError(f"{SVG_CARDS_DIR} is missing; run `make data` to install the svg-cards npm package")
+        return SVG_CARDS_DIR
     if kind == "gnome":
         return GNOME_DIR / f"{name}.svgz"
     folder = KDE_DIR / name
@@ -73,8 +79,36 @@ def _renderer(path: Path):  # type: ignore[no-untyped-def]
     return renderer
 
 
-def render_packaged(kind: str, name: str, card: Card | None, *, height: int = 352) -> np.ndarray:
-    """One card (None: the back) of a packaged deck as BGRA, ``height`` pixels tall, 63×88 aspect."""
+def _render_png(path: Path, height: int) -> np.ndarray:
+    import cv2
+
+    image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if image is None or image.ndim != 3 or image.shape[2] != 4:
+        raise ArtworkError(f"{path} is not a readable BGRA PNG")
+    width, height = card_size(height)
+    bgra = cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
+    bgra[..., 3] = np.minimum(bgra[..., 3], rounded_mask(width, height))
+    return bgra
+
+
+def svg_cards_backs() -> list[str]:
+    """The colours of the svg-cards package's backs (``back-red.png`` → ``red``), when installed."""
+    return sorted(p.stem[5:] for p in SVG_CARDS_DIR.glob("back-*.png")) if SVG_CARDS_DIR.is_dir() else []
+
+
+def render_packaged(
+    kind: str, name: str, card: Card | None, *, height: int = 352, back: str | None = None
+) -> np.ndarray:
+    """One card (None: the back) of a packaged deck as BGRA, ``height`` pixels tall, 63×88 aspect.
+
+    ``back`` picks one of the svg-cards package's coloured backs (see :func:`svg_cards_backs`).
+    """
+    if kind == "svg-cards":
+        eid = element_id("gnome", card) if card is not None else (f"back-{back}" if back else "back")
+        path = deck_file(kind, name) / f"{eid}.png"
+        if not path.exists():
+            raise ArtworkError(f"svg-cards has no {path.name}")
+        return _render_png(path, height)
     QtGui, _ = _qt()
     from PyQt5 import QtCore
 
