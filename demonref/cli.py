@@ -29,6 +29,8 @@ app = typer.Typer(
 )
 bench_app = typer.Typer(help="Benchmarks (speed figures live here, not in tests).", no_args_is_help=True)
 app.add_typer(bench_app, name="bench")
+dataset_app = typer.Typer(help="Rendered training data: build YOLO datasets, preview renders.", no_args_is_help=True)
+app.add_typer(dataset_app, name="dataset")
 
 console = Console()
 err = Console(stderr=True)
@@ -247,6 +249,95 @@ def bench_referee(
         return
     for key, value in figures.items():
         console.print(f"{key:>28}: {value:,.1f}" if isinstance(value, float) else f"{key:>28}: {value}")
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        fail(f"--size expects WIDTHxHEIGHT like 1280x720, got {text!r}")
+    if not (320 <= w <= 3840 and 240 <= h <= 2160):
+        fail(f"--size must be between 320x240 and 3840x2160, got {text}")
+    return w, h
+
+
+def _progress(description: str):  # type: ignore[no-untyped-def]
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    return Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                    console=err, transient=False)  # fmt: skip
+
+
+@app.command("render-game")
+def render_game_cmd(
+    out: Annotated[Path, typer.Option("--out", help="Folder for game.mp4, truth.jsonl, events.jsonl, render.json.")],
+    players: Annotated[int, typer.Option(min=2, max=8)] = 4,
+    seed: Annotated[int, typer.Option()] = 0,
+    heldout: Annotated[bool, typer.Option("--heldout", help="Use only held-out deck designs.")] = False,
+    inject: Annotated[str, typer.Option(help="Illegal plays to inject, comma-separated.")] = "",
+    rules: PresetOpt = "racing-demon",
+    option: OptionOpt = None,
+    fps: Annotated[int, typer.Option(min=15, max=30)] = 15,
+    size: Annotated[str, typer.Option(help="Frame size WIDTHxHEIGHT.")] = "1280x720",
+    markers: Annotated[bool, typer.Option("--markers/--no-markers", help="Draw the ArUco calibration markers.")] = True,
+    seconds: Annotated[float | None, typer.Option(help="Render only the first SECONDS of the round.")] = None,
+) -> None:
+    """Renders a simulated round as an overhead video with per-frame ground truth."""
+    from vision.synth.render import RenderError, render_game
+
+    r = build_rules(rules, option)
+    kinds = [k.strip() for k in inject.split(",") if k.strip()]
+    frame_size = _size(size)
+    with _progress("rendering") as bar:
+        task = bar.add_task("rendering", total=None)
+        try:
+            summary = render_game(out, players=players, seed=seed, heldout=heldout, inject=kinds, rules=r, fps=fps,
+                                  size=frame_size, markers=markers, max_seconds=seconds,
+                                  progress=lambda i, n: bar.update(task, completed=i, total=n))  # fmt: skip
+        except (RenderError, SimulationError) as exc:
+            fail(str(exc))
+    console.print(
+        f"wrote {out}/game.mp4 ({summary['frames']} frames, {summary['seconds']}s at {fps} fps, rendered at "
+        f"{summary['render_fps']} frames/s), truth.jsonl, events.jsonl, render.json",
+        highlight=False,
+    )
+
+
+@dataset_app.command("build")
+def dataset_build(
+    kind: Annotated[str, typer.Option(help="detect (oriented boxes: card, back) or identify (52 identities).")],
+    frames: Annotated[int, typer.Option(min=1, help="Rendered frames to build from.")],
+    out: Annotated[Path, typer.Option("--out")],
+    seed: Annotated[int, typer.Option()] = 0,
+    max_width: Annotated[int, typer.Option(help="Detection frames are rendered at most this wide.")] = 1280,
+) -> None:
+    """Builds (or resumes) a YOLO dataset from rendered scenes; held-out designs only in the test split."""
+    from vision.synth.dataset import DatasetError, build
+
+    with _progress("building") as bar:
+        task = bar.add_task(f"{kind} frames", total=frames)
+        try:
+            summary = build(out, kind=kind, frames=frames, seed=seed, max_width=max_width,
+                            progress=lambda i, n: bar.update(task, completed=i))  # fmt: skip
+        except DatasetError as exc:
+            fail(str(exc))
+    console.print(f"{out}: {summary['splits']}", highlight=False)
+
+
+@dataset_app.command("preview")
+def dataset_preview(
+    out: Annotated[Path, typer.Option("--out", help="The contact sheet (PNG).")] = Path("sheet.png"),
+    renders: Annotated[int, typer.Option(help="Rendered frames on the sheet.")] = 6,
+    seed: Annotated[int, typer.Option()] = 0,
+    real: Annotated[
+        Path, typer.Option(help="Real photos to show beside the renders (looked at, never trained on).")
+    ] = Path("../shared/eval/real"),
+) -> None:
+    """A contact sheet of renders beside real photos, for judging realism by eye."""
+    from vision.synth.preview import contact_sheet
+
+    path = contact_sheet(out, renders=renders, seed=seed, real_dir=real)
+    console.print(f"wrote {path}")
 
 
 def main() -> None:  # pragma: no cover

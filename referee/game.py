@@ -212,6 +212,11 @@ class RoundState:
         self._history: list[Event] = []
 
     @property
+    def applied(self) -> int:
+        """How many events made this state (a cheap version number for caches)."""
+        return len(self._history)
+
+    @property
     def history(self) -> Sequence[Event]:
         """Every event applied so far, as received (corrections included)."""
         return tuple(self._history)

@@ -96,3 +96,34 @@ def test_bench_referee_reports_figures() -> None:
 def test_demo_runs_fast() -> None:
     code, stdout, _ = run("demo", "--speed", "0", "--seed", "2")
     assert code == 0 and "Tally" in stdout and "FLAG wrong-suit" in stdout
+
+
+def test_render_game_and_dataset_commands(tmp_path: Path) -> None:
+    code, stdout, stderr = run(
+        "render-game",
+        "--players",
+        "2",
+        "--seed",
+        "1",
+        "--size",
+        "640x360",
+        "--seconds",
+        "2",
+        "--out",
+        str(tmp_path / "g"),
+    )
+    assert code == 0, stderr
+    assert {"game.mp4", "truth.jsonl", "events.jsonl", "render.json"} <= {p.name for p in (tmp_path / "g").iterdir()}
+    code, _, stderr = run("render-game", "--size", "huge", "--out", str(tmp_path / "x"))
+    assert code == 2 and "--size expects WIDTHxHEIGHT" in stderr
+    code, stdout, stderr = run(
+        "dataset", "build", "--kind", "detect", "--frames", "2", "--out", str(tmp_path / "d"), "--max-width", "640"
+    )
+    assert code == 0, stderr
+    assert (tmp_path / "d" / "data.yaml").exists()
+    code, _, stderr = run("dataset", "build", "--kind", "segment", "--frames", "2", "--out", str(tmp_path / "d2"))
+    assert code == 2 and "kind must be detect or identify" in stderr
+    code, _, stderr = run(
+        "dataset", "preview", "--renders", "1", "--out", str(tmp_path / "sheet.png"), "--real", str(tmp_path / "none")
+    )
+    assert code == 0 and (tmp_path / "sheet.png").stat().st_size > 0

@@ -65,7 +65,7 @@ def _qt():  # type: ignore[no-untyped-def]
     return QtGui, QtSvg
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=64)
 def _renderer(path: Path):  # type: ignore[no-untyped-def]
     _, QtSvg = _qt()
     if not path.exists():

@@ -4,6 +4,7 @@ any card of any design through one function."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -33,10 +34,22 @@ class Design:
         return self.kind == "procedural" or (self.status != "skip" and artwork.installed(self.kind, self.name))
 
     def face(self, card: Card, *, height: int = 352) -> np.ndarray:
-        """``card`` in this design as BGRA."""
-        if self.kind == "procedural":
-            return render_face(card, FaceStyle.from_seed(self.seed), height=height)
-        return artwork.render_packaged(self.kind, self.name, card, height=height)
+        """``card`` in this design as BGRA, drawn at the nearest of a few sizes and kept in memory."""
+        bucket = min(FACE_SIZES, key=lambda b: abs(b - height) if b >= height else 10_000 + height - b)
+        return _face(self.kind, self.name, self.seed, card, bucket)
+
+
+FACE_SIZES = (128, 192, 256, 384, 512)
+
+
+@lru_cache(maxsize=6000)
+def _face(kind: str, name: str, seed: int, card: Card, height: int) -> np.ndarray:
+    if kind == "procedural":
+        img = render_face(card, FaceStyle.from_seed(seed), height=height)
+    else:
+        img = artwork.render_packaged(kind, name, card, height=height)
+    img.setflags(write=False)
+    return img
 
 
 def load_designs(path: Path = DECKS_YAML) -> list[Design]:

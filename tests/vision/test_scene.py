@@ -1,0 +1,197 @@
+"""Rendered scenes: truth quads on the card pixels, visible fractions of constructed overlaps, determinism,
+datasets (held-out designs only in test; labels load with ultralytics' loader) and rendered games."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.cards import STANDARD_52, Card
+from referee.events import read_log
+from referee.game import replay
+from referee.simulate import simulate
+from vision.synth import dataset
+from vision.synth.decks import Design, load_designs
+from vision.synth.faces import card_size
+from vision.synth.render import choose_decks, render_game
+from vision.synth.scene import LADDER_STEP_MM, SceneRenderer, SceneStyle, TableGeometry
+
+PALETTE = {
+    str(c): (int(40 + (i * 37) % 200), int(60 + (i * 91) % 190), int(30 + (i * 53) % 210))
+    for i, c in enumerate(STANDARD_52)
+}
+
+
+def solid_face(_player: str, card: Card) -> np.ndarray:
+    """Each identity a flat colour, so its pixels can be found in the frame."""
+    w, h = card_size(160)
+    img = np.zeros((h, w, 4), np.uint8)
+    img[..., :3] = PALETTE[str(card)]
+    img[..., 3] = 255
+    return img
+
+
+def solid_back(_player: str) -> np.ndarray:
+    w, h = card_size(160)
+    img = np.zeros((h, w, 4), np.uint8)
+    img[..., :3] = (255, 0, 255)
+    img[..., 3] = 255
+    return img
+
+
+def plain_style(**changes: object) -> SceneStyle:
+    base = {"surface": "laminate", "size": (1280, 720), "tilt": 0.0, "yaw": 0.0, "fill": 0.95, "k1": 0.0, "blur": 0.0,
+            "noise": 0.0, "jpeg": None, "glare": False, "clutter": False}  # fmt: skip
+    base.update(changes)
+    return SceneStyle(**base)  # type: ignore[arg-type]
+
+
+def scene(style: SceneStyle, players: int = 3, seed: int = 5) -> tuple[SceneRenderer, object]:
+    result = simulate(players=players, seed=seed)
+    ids = [p.id for p in result.players]
+    renderer = SceneRenderer(
+        TableGeometry.make(players), ids, solid_face, solid_back, style, seed=seed, markers=False, hands=False
+    )
+    renderer.light[:] = 160  # neutral light: colours stay as drawn
+    return renderer, result
+
+
+@pytest.mark.parametrize(
+    "camera", [{}, {"tilt": 0.25, "yaw": 8.0}, {"k1": -0.07, "tilt": 0.1}, {"k1": 0.04, "yaw": -6.0}]
+)
+def test_quads_lie_on_the_card_pixels(camera: dict[str, float]) -> None:
+    renderer, result = scene(plain_style(**camera))
+    state = result.table_at(result.duration / 3)
+    frame, truths = renderer.render(state)
+    checked = 0
+    for t in truths:
+        if t.card == "back" or t.visible < 0.999 or t.zone.startswith("foundation"):
+            continue
+        colour = np.array(PALETTE[t.card])
+        match = (np.abs(frame.astype(int) - colour).sum(axis=2) < 40).astype(np.uint8)
+        quad = np.zeros_like(match)
+        cv2.fillConvexPoly(quad, np.round(np.array(t.quad)).astype(np.int32), 1)
+        inside = match[quad > 0].mean()
+        # The card's colour fills its quad, and does not spill far outside it.
+        grown = cv2.dilate(quad, np.ones((5, 5), np.uint8))
+        outside = (match * (1 - grown)).sum()
+        if match.sum() - outside < quad.sum() * 0.5:
+            continue  # the same colour elsewhere (another deck's copy of this identity) makes the count ambiguous
+        assert inside > 0.9, (t.card, t.zone, inside)
+        checked += 1
+    assert checked >= 10
+
+
+def test_visible_fractions_of_a_ladder() -> None:
+    renderer, result = scene(plain_style(), players=2, seed=11)
+    for ev_t in np.linspace(5, result.duration, 40):
+        state = result.table_at(float(ev_t))
+        ladders = [lad for p in state.players.values() for lad in p.table.line if len(lad) >= 3]  # type: ignore[union-attr]
+        if ladders:
+            break
+    else:
+        pytest.skip("no ladder of three in this round")
+    _, truths = renderer.render(state)
+    by_card = {(t.card, t.owner, t.zone): t for t in truths}
+    owner = next(pid for pid, p in state.players.items() if any(lad is ladders[0] for lad in p.table.line))  # type: ignore[union-attr]
+    zone = next(f"line:{i + 1}" for i, lad in enumerate(state.players[owner].table.line) if lad is ladders[0])  # type: ignore[union-attr]
+    cards = [by_card[(str(c), owner, zone)] for c in ladders[0]]
+    assert cards[-1].visible > 0.97 and cards[-1].index_visible
+    for covered in cards[:-1]:
+        # A covered ladder card shows its top strip (one ladder step of the card's 88 mm) with its index.
+        assert abs(covered.visible - LADDER_STEP_MM / 88) < 0.08
+        assert covered.index_visible
+
+
+def test_same_seed_same_frame() -> None:
+    style = SceneStyle.random(np.random.default_rng(3), (640, 360))
+    frames = []
+    for _ in range(2):
+        renderer, result = scene(style, seed=8)
+        frame, truths = renderer.render(result.table_at(20.0), result.motions, 20.0)
+        frames.append((frame.tobytes(), [t.to_json() for t in truths]))
+    assert frames[0] == frames[1]
+
+
+def test_markers_are_found_where_the_truth_says() -> None:
+    result = simulate(players=4, seed=2)
+    ids = [p.id for p in result.players]
+    renderer = SceneRenderer(
+        TableGeometry.make(4), ids, solid_face, solid_back, plain_style(tilt=0.15, yaw=5.0), seed=2
+    )
+    frame, _ = renderer.render(result.table_at(10.0))
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
+    corners, found, _ = detector.detectMarkers(frame)
+    assert found is not None and sorted(found.ravel().tolist()) == [0, 1, 2, 3]
+    for marker_id, c in zip(found.ravel(), corners, strict=True):
+        expected = renderer.camera.project(renderer._canvas(np.array(renderer.marker_positions()[marker_id])))[0]
+        assert np.linalg.norm(c.reshape(4, 2).mean(axis=0) - expected) < 3
+
+
+def test_heldout_designs_never_in_training() -> None:
+    designs = load_designs()
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        train = choose_decks(["a", "b"], ["red", "blue"], rng, heldout=False, designs=designs)
+        test = choose_decks(["a", "b"], ["red", "blue"], rng, heldout=True, designs=designs)
+        assert not any(d.heldout for d in train.faces.values())
+        assert all(d.heldout for d in test.faces.values())
+    for i in range(200):
+        plan = dataset.plan_frame(4, i)
+        assert plan.heldout == (plan.split == "test")
+
+
+def test_procedural_path_needs_no_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(Design, "available", lambda self: self.kind == "procedural")
+    decks = choose_decks(["a", "b", "c"], ["red", "blue", "green"], np.random.default_rng(1), heldout=False)
+    assert all(d.kind == "procedural" for d in decks.faces.values())
+    assert decks.face_source(120)("a", Card.parse("9D")).shape[2] == 4
+
+
+def test_detect_dataset_loads_with_ultralytics(tmp_path: Path) -> None:
+    summary = dataset.build(tmp_path / "det", kind="detect", frames=4, seed=3, max_width=640)
+    assert sum(summary["splits"].values()) == 4  # type: ignore[attr-defined]
+    labels = list((tmp_path / "det" / "labels").rglob("*.txt"))
+    rows = [line.split() for p in labels for line in p.read_text().splitlines() if line]
+    assert rows and all(len(r) == 9 and r[0] in ("0", "1") for r in rows)
+    assert all(0 <= float(v) <= 1 for r in rows for v in r[1:])
+    # Resuming does no work and changes nothing.
+    before = sorted((p.name, p.stat().st_size) for p in (tmp_path / "det").rglob("*.jpg"))
+    dataset.build(tmp_path / "det", kind="detect", frames=4, seed=3, max_width=640)
+    assert sorted((p.name, p.stat().st_size) for p in (tmp_path / "det").rglob("*.jpg")) == before
+    ultralytics = pytest.importorskip("ultralytics.data.utils")
+    data = ultralytics.check_det_dataset(str(tmp_path / "det" / "data.yaml"), autodownload=False)
+    assert data["nc"] == 2 and data["names"] == {0: "card", 1: "back"}
+    from ultralytics.data.dataset import YOLODataset
+
+    split = next(s for s in ("train", "val", "test") if (tmp_path / "det" / "images" / s).exists())
+    ds = YOLODataset(img_path=str(tmp_path / "det" / "images" / split), data=data, task="obb", augment=False)
+    assert len(ds.labels) >= 1 and ds.labels[0]["segments"] is not None
+
+
+def test_identify_crops(tmp_path: Path) -> None:
+    dataset.build(tmp_path / "id", kind="identify", frames=2, seed=1)
+    crops = list((tmp_path / "id").rglob("*.png"))
+    assert crops and all(p.parent.name in dataset.IDENTITIES for p in crops)
+    assert {p.stem.split("_")[-1] for p in crops} <= {"card", "index"}
+    img = cv2.imread(str(crops[0]))
+    assert img.shape[:2] in ((dataset.CROP_H, dataset.CROP_W), (dataset.INDEX_H, dataset.INDEX_W))
+    assert len(list((tmp_path / "id" / "train").iterdir())) == 52
+
+
+def test_rendered_game_replays_with_exactly_the_injected_flags(tmp_path: Path) -> None:
+    summary = render_game(tmp_path / "g", players=3, seed=4, inject=("wrong-rank",), size=(640, 360), max_seconds=4)
+    assert (tmp_path / "g" / "game.mp4").stat().st_size > 0
+    cap = cv2.VideoCapture(str(tmp_path / "g" / "game.mp4"))
+    assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == summary["frames"] == 61
+    truth = [json.loads(line) for line in (tmp_path / "g" / "truth.jsonl").read_text().splitlines()]
+    assert len(truth) == 61 and truth[0]["cards"] and set(truth[0]["cards"][0]) >= {"card", "quad", "visible", "zone"}
+    events = read_log(tmp_path / "g" / "events.jsonl")
+    state = replay(events)
+    injected = summary["injected"]
+    assert sorted(v.seq for v in state.flags if v.code != "conflict") == sorted(injected.values())  # type: ignore[union-attr]
+    assert all(p.back for p in events[0].players)  # type: ignore[attr-defined]

@@ -1,0 +1,180 @@
+"""YOLO datasets built from rendered scenes: oriented-box detection (card face / card back) and an
+identification set of perspective-rectified crops (52 identities; whole cards and index corners).
+
+Frame ``i`` of a build is a pure function of (seed, i), so a build is deterministic and resumable: frames whose
+files exist are skipped. Train and val frames use training designs; test frames use held-out designs only.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.cards import STANDARD_52
+from referee.rules import PRESETS, Rules
+from referee.simulate import simulate
+from vision.synth.render import make_renderer
+from vision.synth.scene import CardTruth, SceneStyle
+
+DETECT_NAMES = ("card", "back")
+IDENTITIES = tuple(str(c) for c in STANDARD_52)
+CROP_W, CROP_H = 64, 90  # whole-card crops (63x88 aspect)
+INDEX_W, INDEX_H = 32, 64  # index-corner crops: the rank over the suit
+INDEX_PART = (0.0, 0.0, 0.18, 0.235)  # that corner as fractions of the card (11 x 21 mm)
+
+# Which cards are labelled for detection: enough of them shows to be found and read.
+MIN_VISIBLE = 0.45
+
+
+class DatasetError(ValueError):
+    """Bad dataset settings."""
+
+
+@dataclass(frozen=True, slots=True)
+class FramePlan:
+    split: str
+    seed: int
+    players: int
+    preset: str
+    heldout: bool
+
+
+def plan_frame(seed: int, index: int, *, val_fraction: float = 0.1, test_fraction: float = 0.1) -> FramePlan:
+    rng = np.random.default_rng([seed, index])
+    u = float(rng.random())
+    split = "test" if u < test_fraction else "val" if u < test_fraction + val_fraction else "train"
+    preset = str(rng.choice([p for p in PRESETS if p != "flying-demon"] + ["racing-demon"] * 3))
+    players = int(rng.integers(2, 9))
+    return FramePlan(split, int(rng.integers(2**31)), players, preset, heldout=split == "test")
+
+
+def render_frame(plan: FramePlan, *, max_width: int | None = None) -> tuple[np.ndarray, list[CardTruth]]:
+    """One random frame: a simulated round stopped at a random moment, in a random scene."""
+    rng = np.random.default_rng(plan.seed)
+    rules = Rules.preset(plan.preset)
+    if plan.players < 4 and rng.random() < 0.3:
+        rules = rules.with_options({"line_size": 5})
+    result = simulate(players=plan.players, seed=plan.seed, rules=rules)
+    style = SceneStyle.random(rng)
+    if max_width is not None and style.size[0] > max_width:
+        # Render straight at the stored size: the table spans the frame either way, so cards keep their size.
+        w, h = style.size
+        style = replace(style, size=(max_width, round(h * max_width / w)))
+    renderer = make_renderer(
+        result, plan.seed, heldout=plan.heldout, size=None, markers=bool(rng.random() < 0.7), style=style
+    )
+    t = float(rng.uniform(0, result.duration))
+    if rng.random() < 0.5 and result.motions:  # often catch a card in a hand
+        m = result.motions[int(rng.integers(len(result.motions)))]
+        t = float(rng.uniform(m.t0, m.t1))
+    frame, truths = renderer.render(result.table_at(t), result.motions, t)
+    return frame, truths
+
+
+def obb_lines(truths: list[CardTruth], width: int, height: int) -> list[str]:
+    """YOLO OBB label lines: ``class x1 y1 x2 y2 x3 y3 x4 y4`` normalised, for cards that show enough."""
+    lines = []
+    for c in truths:
+        if c.visible < MIN_VISIBLE and not (c.card != "back" and c.index_visible):
+            continue
+        q = np.array(c.quad)
+        if q[:, 0].max() < 0 or q[:, 1].max() < 0 or q[:, 0].min() > width or q[:, 1].min() > height:
+            continue
+        q = q / [width, height]
+        cls = 1 if c.card == "back" else 0
+        lines.append(f"{cls} " + " ".join(f"{v:.5f}" for v in np.clip(q, 0, 1).ravel()))
+    return lines
+
+
+def rectify(
+    frame: np.ndarray, quad: np.ndarray, size: tuple[int, int], part: tuple[float, float, float, float] = (0, 0, 1, 1)
+) -> np.ndarray:
+    """The region ``part`` (x0, y0, x1, y1 as fractions of the card) of the card at ``quad``, straightened."""
+    tl, tr, br, bl = quad.astype(np.float64)
+
+    def at(u: float, v: float) -> np.ndarray:
+        top = tl + (tr - tl) * u
+        bottom = bl + (br - bl) * u
+        return top + (bottom - top) * v
+
+    x0, y0, x1, y1 = part
+    src = np.array([at(x0, y0), at(x1, y0), at(x1, y1), at(x0, y1)], np.float32)
+    w, h = size
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    return cv2.warpPerspective(frame, cv2.getPerspectiveTransform(src, dst), (w, h), flags=cv2.INTER_AREA)
+
+
+def crops(frame: np.ndarray, truths: list[CardTruth]) -> list[tuple[str, str, np.ndarray]]:
+    """(identity, kind, image) crops: whole cards that are nearly uncovered, and every visible index corner."""
+    out = []
+    for c in truths:
+        if c.card == "back" or c.card == "JK" or not c.index_visible:
+            continue
+        q = np.array(c.quad)
+        if c.visible >= 0.9:
+            out.append((c.card, "card", rectify(frame, q, (CROP_W, CROP_H))))
+        out.append((c.card, "index", rectify(frame, q, (INDEX_W, INDEX_H), INDEX_PART)))
+    return out
+
+
+def build(
+    out: Path,
+    *,
+    kind: str,
+    frames: int,
+    seed: int = 0,
+    max_width: int = 1280,  # detection frames are rendered at most this wide; crops come from full size
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, object]:
+    """Builds (or resumes) a dataset in ``out``; returns counts per split."""
+    if kind not in ("detect", "identify"):
+        raise DatasetError(f"kind must be detect or identify, got {kind!r}")
+    if frames <= 0:
+        raise DatasetError(f"frames must be positive, got {frames}")
+    out.mkdir(parents=True, exist_ok=True)
+    counts: dict[str, int] = {}
+    for i in range(frames):
+        plan = plan_frame(seed, i)
+        done = out / ".done" / f"{i:06d}"
+        if done.exists():
+            counts[plan.split] = counts.get(plan.split, 0) + 1
+            if progress:
+                progress(i + 1, frames)
+            continue
+        frame, truths = render_frame(plan, max_width=max_width if kind == "detect" else None)
+        name = f"s{seed}_{i:06d}"
+        if kind == "detect":
+            images, labels = out / "images" / plan.split, out / "labels" / plan.split
+            images.mkdir(parents=True, exist_ok=True)
+            labels.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(images / f"{name}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            h, w = frame.shape[:2]
+            (labels / f"{name}.txt").write_text("\n".join(obb_lines(truths, w, h)) + "\n", encoding="utf-8")
+        else:
+            for j, (identity, what, img) in enumerate(crops(frame, truths)):
+                folder = out / plan.split / identity
+                folder.mkdir(parents=True, exist_ok=True)
+                cv2.imwrite(str(folder / f"{name}_{j:03d}_{what}.png"), img)
+        done.parent.mkdir(exist_ok=True)
+        done.write_text(plan.split)
+        counts[plan.split] = counts.get(plan.split, 0) + 1
+        if progress:
+            progress(i + 1, frames)
+    if kind == "detect":
+        # No `path:` key: ultralytics then takes this file's folder as the dataset root.
+        names = "\n".join(f"  {k}: {n}" for k, n in enumerate(DETECT_NAMES))
+        (out / "data.yaml").write_text(
+            f"train: images/train\nval: images/val\ntest: images/test\nnames:\n{names}\n", encoding="utf-8"
+        )
+    else:
+        for split in ("train", "val", "test"):
+            for identity in IDENTITIES:  # every class folder exists, so class indices are stable
+                (out / split / identity).mkdir(parents=True, exist_ok=True)
+    summary = {"kind": kind, "frames": frames, "seed": seed, "splits": counts}
+    (out / "build.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    return summary

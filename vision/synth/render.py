@@ -1,0 +1,159 @@
+"""Rendered games (video + per-frame truth + the ground-truth event log) and the choice of decks for a table."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from referee.cards import Card
+from referee.events import dumps
+from referee.game import apply, initial
+from referee.rules import Rules
+from referee.simulate import SimResult, simulate
+from vision.synth import artwork
+from vision.synth.decks import Design, load_designs, split_designs
+from vision.synth.faces import BACK_PATTERNS, render_back
+from vision.synth.scene import SceneRenderer, SceneStyle, TableGeometry
+
+
+class RenderError(RuntimeError):
+    """A rendered game could not be written."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableDecks:
+    """Which face design and which back each player's deck has."""
+
+    faces: dict[str, Design]
+    backs: dict[str, tuple[str, str]]  # player -> (colour, pattern or "svg-cards")
+
+    def face_source(self, height: int) -> Callable[[str, Card], np.ndarray]:
+        return lambda pid, card: self.faces[pid].face(card, height=height)
+
+    def back_source(self, height: int, seed: int) -> Callable[[str], np.ndarray]:
+        def back(pid: str) -> np.ndarray:
+            colour, pattern = self.backs[pid]
+            if pattern == "svg-cards":
+                return artwork.render_packaged("svg-cards", "svg-cards", None, height=height, back=colour)
+            return render_back(colour, pattern, height=height, seed=seed + hash(pid) % 1000)
+
+        return back
+
+
+def choose_decks(
+    players: Sequence[str],
+    colours: Sequence[str],
+    rng: np.random.Generator,
+    *,
+    heldout: bool,
+    designs: list[Design] | None = None,
+) -> TableDecks:
+    """A face design per player from the training (or held-out) designs, and a back in the player's colour."""
+    train, test = split_designs(designs if designs is not None else load_designs())
+    pool = test if heldout else train
+    if not pool:
+        raise RenderError("no deck design available for this split; check datasets/decks.yaml")
+    faces = {p: pool[int(rng.integers(len(pool)))] for p in players}
+    packaged_backs = set(artwork.svg_cards_backs())
+    backs = {}
+    for p, colour in zip(players, colours, strict=True):
+        if colour in packaged_backs and rng.random() < 0.4:
+            backs[p] = (colour, "svg-cards")
+        else:
+            backs[p] = (colour, str(BACK_PATTERNS[int(rng.integers(len(BACK_PATTERNS)))]))
+    return TableDecks(faces, backs)
+
+
+def card_pixels(renderer: SceneRenderer) -> int:
+    """Face image height that matches the frame's scale (a little sharper than needed)."""
+    return int(np.clip(88 * renderer.ppm * 1.6, 96, 420))
+
+
+def make_renderer(result: SimResult, seed: int, *, heldout: bool, size: tuple[int, int] | None, markers: bool = True,
+                  style: SceneStyle | None = None, hands: bool = True) -> SceneRenderer:  # fmt: skip
+    rng = np.random.default_rng(seed)
+    players = [p.id for p in result.players]
+    colours = [p.back or "red" for p in result.players]
+    decks = choose_decks(players, colours, rng, heldout=heldout)
+    style = style or SceneStyle.random(rng, size)
+    geometry = TableGeometry.make(len(players), round_table=bool(rng.random() < 0.3), line_size=result.rules.line_size)
+    renderer = SceneRenderer(geometry, players, lambda p, c: np.zeros((1, 1, 4), np.uint8), lambda p: np.zeros((1, 1, 4), np.uint8),
+                             style, seed=seed, markers=markers, hands=hands, line_size=result.rules.line_size)  # fmt: skip
+    h = card_pixels(renderer)
+    renderer.faces = decks.face_source(h)
+    renderer.backs = decks.back_source(h, seed)
+    renderer.decks = decks  # type: ignore[attr-defined]
+    return renderer
+
+
+def render_game(
+    out: Path,
+    *,
+    players: int = 4,
+    seed: int = 0,
+    heldout: bool = False,
+    inject: Sequence[str] = (),
+    rules: Rules | None = None,
+    fps: int = 15,
+    size: tuple[int, int] = (1280, 720),
+    markers: bool = True,
+    max_seconds: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, object]:
+    """Writes ``out/game.mp4``, ``out/truth.jsonl`` and ``out/events.jsonl``; returns a summary."""
+    if not 15 <= fps <= 30:
+        raise RenderError(f"fps must be 15-30, got {fps}")
+    result = simulate(players=players, seed=seed, rules=rules, inject=inject)
+    renderer = make_renderer(result, seed, heldout=heldout, size=size, markers=markers)
+    out.mkdir(parents=True, exist_ok=True)
+    events_path = out / "events.jsonl"
+    events_path.write_text("".join(dumps(e) + "\n" for e in result.events), encoding="utf-8")
+    duration = result.duration if max_seconds is None else min(result.duration, max_seconds)
+    n_frames = int(duration * fps) + 1
+    tmp_video = out / "game.part.mp4"
+    writer = cv2.VideoWriter(str(tmp_video), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
+    if not writer.isOpened():
+        raise RenderError(f"OpenCV cannot write MP4 video to {tmp_video}")
+    state = initial()
+    events = result.events
+    k = 0
+    import time
+
+    started = time.perf_counter()
+    with (out / "truth.part.jsonl").open("w", encoding="utf-8") as truth_file:
+        for i in range(n_frames):
+            t = i / fps
+            while k < len(events) and events[k].t <= t:
+                state, _ = apply(state, events[k])
+                k += 1
+            frame, truths = renderer.render(state, result.motions, t)
+            writer.write(frame)
+            truth_file.write(json.dumps({"frame": i, "t": round(t, 4), "cards": [c.to_json() for c in truths]}) + "\n")
+            if progress is not None:
+                progress(i + 1, n_frames)
+    writer.release()
+    elapsed = time.perf_counter() - started
+    tmp_video.replace(out / "game.mp4")
+    (out / "truth.part.jsonl").replace(out / "truth.jsonl")
+    decks = renderer.decks  # type: ignore[attr-defined]
+    summary = {
+        "frames": n_frames,
+        "fps": fps,
+        "size": list(size),
+        "seconds": round(duration, 2),
+        "render_fps": round(n_frames / elapsed, 2),
+        "players": {p: {"face": decks.faces[p].key, "back": list(decks.backs[p])} for p in decks.faces},
+        "heldout": heldout,
+        "injected": result.injected,
+        "missed_injections": result.missed,
+        "style": {k: getattr(renderer.style, k) for k in renderer.style.__dataclass_fields__},
+        "markers": renderer.marker_positions() if markers else [],
+        "table_mm": [renderer.geometry.width, renderer.geometry.height],
+    }
+    (out / "render.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    return summary

@@ -1,0 +1,642 @@
+"""Overhead scenes of a Racing Demon table: table geometry, piles laid out from the referee's state, hands
+carrying cards, clutter, light and camera, and per-card ground truth.
+
+Cards are composed on a top-down *table canvas* (pixels = millimetres × ``ppm``), which one homography then
+warps into the camera frame (tilt, yaw), followed by lens distortion, blur, noise and JPEG. Every card's four
+corners go through the same maps, so the truth quads lie on the card pixels. Visibility comes from a label
+buffer drawn in the same z-order (hands occlude).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from referee.cards import Card
+from referee.game import RoundState
+from referee.simulate import Motion
+from vision.synth import textures
+from vision.synth.faces import CARD_H_MM, CARD_W_MM
+
+ARUCO_DICT = cv2.aruco.DICT_4X4_50
+MARKER_MM = 60.0
+LADDER_STEP_MM = 21.0  # how far each card of a ladder sits below the one it covers: its index strip shows
+INDEX_MM = (10.0, 20.0)  # the corner index (rank over suit) of a 63x88 mm card
+SKIN = ((80, 120, 180), (60, 100, 160), (110, 160, 220), (40, 70, 110), (90, 140, 200))
+SLEEVE = ((60, 40, 30), (40, 40, 120), (120, 90, 40), (30, 30, 30), (150, 150, 150), (40, 100, 40))
+
+
+@dataclass(frozen=True, slots=True)
+class CardTruth:
+    """One card in a frame. ``quad``: the card's corners in frame pixels, clockwise from its top-left."""
+
+    card: str  # "QS", or "back" for a face-down card
+    owner: str | None  # the player whose deck it is
+    quad: tuple[tuple[float, float], ...]
+    visible: float  # fraction of the card not covered
+    index_visible: bool  # at least one corner index fully visible
+    zone: str  # demon, line:N, waste, stock, foundation:<pile>, kings, hand
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "card": self.card,
+            "owner": self.owner,
+            "quad": [[round(x, 2), round(y, 2)] for x, y in self.quad],
+            "visible": round(self.visible, 3),
+            "index_visible": self.index_visible,
+            "zone": self.zone,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A player's place: the centre of their area (table mm) and the outward direction (radians)."""
+
+    x: float
+    y: float
+    angle: float
+
+    @property
+    def right(self) -> np.ndarray:
+        return np.array([math.sin(self.angle), -math.cos(self.angle)])
+
+    @property
+    def out(self) -> np.ndarray:
+        return np.array([math.cos(self.angle), math.sin(self.angle)])
+
+    def to_table(self, lx: float, ly: float) -> np.ndarray:
+        return np.array([self.x, self.y]) + lx * self.right + ly * self.out
+
+
+@dataclass(frozen=True, slots=True)
+class TableGeometry:
+    width: float  # mm
+    height: float
+    round: bool
+    seats: tuple[Seat, ...]
+    pitch: float  # distance between line slots, mm
+
+    @staticmethod
+    def make(players: int, *, round_table: bool = False, line_size: int = 4) -> TableGeometry:
+        width = 800.0 + 110.0 * players  # about 1.2 m for four
+        height = width if round_table else width * 0.68
+        a, b = width / 2 * 0.74, height / 2 * 0.72
+        seats = []
+        for i in range(players):
+            angle = math.pi / 2 + 2 * math.pi * i / players  # the first player sits at the bottom
+            seats.append(Seat(width / 2 + a * math.cos(angle), height / 2 + b * math.sin(angle), angle))
+        perimeter = math.pi * (3 * (a + b) - math.sqrt((3 * a + b) * (a + 3 * b)))
+        pitch = min(74.0, perimeter / players / (line_size + 3.2))
+        return TableGeometry(width, height, round_table, tuple(seats), pitch)
+
+    def foundation_cells(self) -> list[np.ndarray]:
+        """Places for foundations in the middle, nearest the centre first."""
+        cx, cy = self.width / 2, self.height / 2
+        rx, ry = self.width * 0.27, self.height * 0.24
+        cells = []
+        for gy in np.arange(-ry, ry + 1, 128.0):
+            for gx in np.arange(-rx, rx + 1, 96.0):
+                if (gx / rx) ** 2 + (gy / ry) ** 2 <= 1.05:
+                    cells.append(np.array([cx + gx, cy + gy]))
+        cells.sort(key=lambda c: (c[0] - cx) ** 2 + (c[1] - cy) ** 2)
+        return cells
+
+
+@dataclass(slots=True)
+class Placed:
+    """A card image to draw: its centre (table mm), the directions of its image x and y axes, and its truth."""
+
+    image: np.ndarray  # BGRA
+    centre: np.ndarray
+    right: np.ndarray
+    down: np.ndarray
+    card: str
+    owner: str | None
+    zone: str
+    label: bool = True  # whether the card gets a truth entry
+    lifted: float = 0.0  # mm above the table (a carried card casts a longer shadow)
+
+    def corners(self) -> np.ndarray:
+        hw, hh = CARD_W_MM / 2, CARD_H_MM / 2
+        return np.array([self.centre - hw * self.right - hh * self.down, self.centre + hw * self.right - hh * self.down,
+                         self.centre + hw * self.right + hh * self.down, self.centre - hw * self.right + hh * self.down])  # fmt: skip
+
+
+@dataclass(slots=True)
+class Camera:
+    """Table canvas → frame homography plus radial lens distortion (k1) about the frame centre."""
+
+    H: np.ndarray
+    size: tuple[int, int]  # (width, height)
+    k1: float
+    maps: tuple[np.ndarray, np.ndarray] | None = None
+
+    def project(self, canvas_points: np.ndarray) -> np.ndarray:
+        pts = cv2.perspectiveTransform(canvas_points.reshape(-1, 1, 2).astype(np.float64), self.H).reshape(-1, 2)
+        return self.distort(pts)
+
+    def _norm(self) -> tuple[np.ndarray, float]:
+        w, h = self.size
+        return np.array([w / 2, h / 2]), math.hypot(w / 2, h / 2)
+
+    def distort(self, pts: np.ndarray) -> np.ndarray:
+        """Where undistorted frame points land in the distorted frame (inverse of the remap below)."""
+        if self.k1 == 0:
+            return pts
+        c, r0 = self._norm()
+        v = (pts - c) / r0
+        rs = np.linalg.norm(v, axis=1)
+        rd = rs.copy()
+        for _ in range(8):  # Newton on rd * (1 + k1 rd^2) = rs
+            f = rd * (1 + self.k1 * rd**2) - rs
+            rd -= f / (1 + 3 * self.k1 * rd**2)
+        scale = np.where(rs > 1e-9, rd / np.maximum(rs, 1e-9), 1.0)
+        return c + v * scale[:, None] * r0
+
+    def remap(self, frame: np.ndarray) -> np.ndarray:
+        if self.k1 == 0:
+            return frame
+        if self.maps is None:
+            w, h = self.size
+            c, r0 = self._norm()
+            ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+            vx, vy = (xs - c[0]) / r0, (ys - c[1]) / r0
+            f = 1 + self.k1 * (vx**2 + vy**2)
+            self.maps = ((c[0] + vx * f * r0).astype(np.float32), (c[1] + vy * f * r0).astype(np.float32))
+        return cv2.remap(frame, self.maps[0], self.maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+
+
+@dataclass(frozen=True, slots=True)
+class SceneStyle:
+    """Everything random about a scene, drawn once from its seed."""
+
+    surface: str
+    size: tuple[int, int]
+    tilt: float  # 0..~0.3: how much the far side shrinks
+    yaw: float  # degrees
+    fill: float  # how much of the frame the table spans
+    k1: float
+    blur: float
+    noise: float
+    jpeg: int | None
+    glare: bool
+    clutter: bool
+
+    @staticmethod
+    def random(rng: np.random.Generator, size: tuple[int, int] | None = None) -> SceneStyle:
+        sizes = [(1280, 720), (1280, 720), (1920, 1080), (1920, 1080), (2560, 1440), (3840, 2160)]
+        return SceneStyle(
+            surface=str(rng.choice(textures.SURFACES)),
+            size=size or sizes[int(rng.integers(len(sizes)))],
+            tilt=float(rng.uniform(0, 0.3)),
+            yaw=float(rng.uniform(-10, 10)),
+            fill=float(
+                rng.choice([rng.uniform(0.85, 0.98), rng.uniform(0.98, 1.6), rng.uniform(1.6, 3.0)], p=[0.5, 0.3, 0.2])
+            ),
+            k1=float(rng.uniform(-0.08, 0.04)),
+            blur=float(rng.choice([0.0, 0.0, rng.uniform(0.4, 1.6)])),
+            noise=float(rng.uniform(0, 6)),
+            jpeg=int(rng.integers(60, 95)) if rng.random() < 0.8 else None,
+            glare=bool(rng.random() < 0.4),
+            clutter=bool(rng.random() < 0.7),
+        )
+
+
+FaceSource = Callable[[str, Card], np.ndarray]  # (player, card) -> BGRA face image
+BackSource = Callable[[str], np.ndarray]  # player -> BGRA back image
+
+
+@dataclass
+class SceneRenderer:
+    """Renders frames of one table. Reuse it across the frames of a game: textures, camera and faces are cached."""
+
+    geometry: TableGeometry
+    players: Sequence[str]
+    faces: FaceSource
+    backs: BackSource
+    style: SceneStyle
+    seed: int = 0
+    markers: bool = True
+    hands: bool = True
+    line_size: int = 4
+    _cache: dict[tuple[str, str], np.ndarray] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        rng = np.random.default_rng(self.seed)
+        w = self.style.size[0]
+        self.ppm = w * 1.05 / self.geometry.width  # canvas pixels per table mm, close to the frame's own scale
+        cw, ch = round(self.geometry.width * self.ppm), round(self.geometry.height * self.ppm)
+        margin = round(0.12 * max(cw, ch))
+        self.margin = margin
+        floor = textures.surface(str(rng.choice(["wood", "laminate"])), ch + 2 * margin, cw + 2 * margin, rng)
+        floor = (floor.astype(np.float32) * 0.55).astype(np.uint8)
+        table = textures.surface(self.style.surface, ch, cw, rng)
+        mask = np.zeros((ch, cw), np.uint8)
+        if self.geometry.round:
+            cv2.ellipse(mask, (cw // 2, ch // 2), (cw // 2, ch // 2), 0, 0, 360, 255, -1, cv2.LINE_AA)
+        else:
+            mask[:] = 255
+        region = floor[margin : margin + ch, margin : margin + cw]
+        region[:] = np.where(mask[..., None] > 0, table, region)
+        self.base = floor
+        keep = [
+            (self._canvas(s.to_table(0, 0))[0], self._canvas(s.to_table(0, 0))[1], 300 * self.ppm)
+            for s in self.geometry.seats
+        ]
+        centre = self._canvas(np.array([self.geometry.width / 2, self.geometry.height / 2]))
+        keep.append((centre[0], centre[1], 0.3 * self.geometry.width * self.ppm))
+        if self.style.clutter:
+            textures.draw_clutter(self.base, rng, self.ppm, keep)
+        if self.markers:
+            self._draw_markers()
+        self.camera = self._make_camera(rng)
+        light = textures.lighting(self.style.size[1], self.style.size[0], rng)
+        self.glare = (
+            cv2.cvtColor(textures.glare(self.style.size[1], self.style.size[0], rng), cv2.COLOR_GRAY2BGR)
+            if self.style.glare
+            else None
+        )
+        self.light = np.clip(light * 160, 0, 255).astype(np.uint8)  # cv2.multiply(frame, light, scale=1/160)
+        self.floor_colour = tuple(
+            float(v) for v in self.base[: self.margin // 2, : self.margin // 2].reshape(-1, 3).mean(axis=0)
+        )
+        self.rng = rng
+        self.cells = self.geometry.foundation_cells()
+        self.skin = {p: SKIN[i % len(SKIN)] for i, p in enumerate(self.players)}
+        self.sleeve = {p: SLEEVE[(i * 2 + self.seed) % len(SLEEVE)] for i, p in enumerate(self.players)}
+        self._jitter: dict[tuple[str, int], tuple[float, float, float]] = {}
+        self._lscale = min(1.0, self.ppm)  # label buffer: at most 1 px per mm
+        self._loff = self.margin / self.ppm * self._lscale
+        self._label_shape = (
+            round(self.base.shape[0] / self.ppm * self._lscale),
+            round(self.base.shape[1] / self.ppm * self._lscale),
+        )
+        self._static_key: tuple[object, ...] | None = None
+        self._static_layer: tuple[np.ndarray, np.ndarray, list[Placed], list[np.ndarray]] | None = None
+
+    # --- geometry ---------------------------------------------------------------------------------
+
+    def _canvas(self, mm: np.ndarray) -> np.ndarray:
+        return np.asarray(mm, np.float64) * self.ppm + self.margin
+
+    def marker_positions(self) -> list[tuple[float, float]]:
+        """Table-mm centres of the ArUco markers 0-3, clockwise from the top-left corner."""
+        g, inset = self.geometry, MARKER_MM * 0.9
+        if g.round:
+            r = g.width / 2 * 0.93
+            return [(g.width / 2 + r * math.cos(a), g.height / 2 + r * math.sin(a)) for a in (-2.36, -0.79, 0.79, 2.36)]
+        return [
+            (inset, inset),
+            (g.width - inset, inset),
+            (g.width - inset, g.height - inset),
+            (inset, g.height - inset),
+        ]
+
+    def _draw_markers(self) -> None:
+        dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICT)
+        side = round(MARKER_MM * self.ppm)
+        for marker_id, (mx, my) in enumerate(self.marker_positions()):
+            img = cv2.aruco.generateImageMarker(dictionary, marker_id, side)
+            quiet = round(side * 0.2)
+            img = cv2.copyMakeBorder(img, quiet, quiet, quiet, quiet, cv2.BORDER_CONSTANT, value=255)
+            x, y = (self._canvas(np.array([mx, my])) - img.shape[0] / 2).round().astype(int)
+            self.base[y : y + img.shape[0], x : x + img.shape[1]] = img[..., None]
+
+    def _make_camera(self, rng: np.random.Generator) -> Camera:
+        h, w = self.base.shape[:2]
+        fw, fh = self.style.size
+        tm = self.margin
+        table = np.array([[tm, tm], [w - tm, tm], [w - tm, h - tm], [tm, h - tm]], np.float64)
+        tw, th = w - 2 * tm, h - 2 * tm
+        scale = min(fw / tw, fh / th) * self.style.fill
+        quad = (table - [w / 2, h / 2]) * scale
+        yaw = math.radians(self.style.yaw)
+        rot = np.array([[math.cos(yaw), -math.sin(yaw)], [math.sin(yaw), math.cos(yaw)]])
+        quad = quad @ rot.T
+        # Tilt: the side away from the camera looks shorter.
+        side = int(rng.integers(4))
+        a, b = side, (side + 1) % 4
+        mid = (quad[a] + quad[b]) / 2
+        quad[a] = mid + (quad[a] - mid) * (1 - self.style.tilt)
+        quad[b] = mid + (quad[b] - mid) * (1 - self.style.tilt)
+        if self.style.fill <= 1:  # a camera set up to see the whole table: it all fits in the frame
+            span = quad.max(axis=0) - quad.min(axis=0)
+            quad *= min(1.0, self.style.fill * min(fw / span[0], fh / span[1]))
+            quad -= (quad.max(axis=0) + quad.min(axis=0)) / 2
+        quad += [fw / 2, fh / 2]
+        if self.style.fill > 1:  # a close camera sees part of the table: any part
+            slack = (self.style.fill - 1) / self.style.fill
+            quad += [rng.uniform(-0.5, 0.5) * slack * fw * 1.2, rng.uniform(-0.5, 0.5) * slack * fh * 1.2]
+        H = cv2.getPerspectiveTransform(table.astype(np.float32), quad.astype(np.float32)).astype(np.float64)
+        return Camera(H, (fw, fh), self.style.k1)
+
+    # --- laying out the table --------------------------------------------------------------------
+
+    def _image(self, player: str, card: Card | None) -> np.ndarray:
+        key = (player, "back" if card is None else str(card))
+        img = self._cache.get(key)
+        if img is None:
+            img = self.backs(player) if card is None else self.faces(player, card)
+            self._cache[key] = img
+        return img
+
+    def _noise(self, key: tuple[str, int], spread_mm: float, spread_deg: float) -> tuple[float, float, float]:
+        """A stable small displacement for a card (it does not jump between frames)."""
+        if key not in self._jitter:
+            r = np.random.default_rng(abs(hash(key)) % (2**32) + self.seed)
+            self._jitter[key] = (
+                float(r.normal(0, spread_mm)),
+                float(r.normal(0, spread_mm)),
+                float(r.normal(0, spread_deg)),
+            )
+        return self._jitter[key]
+
+    def _place(self, seat: Seat, lx: float, ly: float, image: np.ndarray, card: str, owner: str | None, zone: str,
+               *, jitter_key: tuple[str, int] | None = None, spread: tuple[float, float] = (1.5, 2.0), label: bool = True,
+               angle: float | None = None) -> Placed:  # fmt: skip
+        dx = dy = da = 0.0
+        if jitter_key is not None:
+            dx, dy, da = self._noise(jitter_key, *spread)
+        theta = (seat.angle if angle is None else angle) + math.radians(da)
+        right = np.array([math.sin(theta), -math.cos(theta)])
+        down = np.array([math.cos(theta), math.sin(theta)])
+        return Placed(image, seat.to_table(lx + dx, ly + dy), right, down, card, owner, zone, label)
+
+    def layout(self, state: RoundState, carried: Sequence[Motion] = ()) -> list[Placed]:
+        """Every card to draw, bottom to top, from the referee's view of the table."""
+        placed: list[Placed] = []
+        lifted = {(m.player, m.source, str(m.card)) for m in carried}
+        pitch = self.geometry.pitch
+        kings: dict[str, int] = {}
+        for pid, seat in zip(self.players, self.geometry.seats, strict=False):
+            p = state.players.get(pid)
+            if p is None or p.table is None:
+                continue
+            t = p.table
+            back = self._image(pid, None)
+            x0 = -pitch * (self.line_size + 2) / 2
+            # Demon: a squared stack with visible thickness, the top card face up.
+            demon = list(t.demon)
+            if demon and (pid, "demon", str(demon[-1])) in lifted:
+                demon = demon[:-1]
+            if len(demon) > 1:
+                # The face-down cards below show as the stack's thickness: one back, offset by its height.
+                off = min(len(demon) - 1, 14) * 0.25
+                placed.append(
+                    self._place(seat, x0 + off, off, back, "back", pid, "demon", label=False, jitter_key=(pid, 1000))
+                )
+            if demon:
+                placed.append(
+                    self._place(
+                        seat, x0, 0, self._image(pid, demon[-1]), str(demon[-1]), pid, "demon", jitter_key=(pid, 1000)
+                    )
+                )
+            # The line: ladders overlapping towards the player, each covered card showing its index strip.
+            for li, ladder in enumerate(t.line):
+                cards = list(ladder)
+                if cards and (pid, f"line:{li + 1}", str(cards[-1])) in lifted:
+                    cards = cards[:-1]
+                for j, c in enumerate(cards):
+                    placed.append(self._place(seat, x0 + pitch * (li + 1), j * LADDER_STEP_MM, self._image(pid, c), str(c), pid,
+                                              f"line:{li + 1}", jitter_key=(pid, 2000 + li * 60 + j)))  # fmt: skip
+            # Waste: squared, the last three fanned.
+            waste = list(t.waste)
+            if waste and (pid, "waste", str(waste[-1])) in lifted:
+                waste = waste[:-1]
+            wx = x0 + pitch * (self.line_size + 1.15)
+            fan_from = max(0, len(waste) - 3)
+            for k, c in enumerate(waste):
+                off = max(0, k - fan_from) * 12.0
+                placed.append(
+                    self._place(seat, wx + off, 0, self._image(pid, c), str(c), pid, "waste", jitter_key=(pid, 5000))
+                )
+            # Stock on the table beside the waste, face down.
+            if t.stock:
+                sx = wx + pitch * 1.45
+                if len(t.stock) > 1:
+                    off = min(len(t.stock), 30) * 0.12
+                    placed.append(
+                        self._place(
+                            seat, sx + off, off, back, "back", pid, "stock", label=False, jitter_key=(pid, 6000)
+                        )
+                    )
+                placed.append(self._place(seat, sx, 0, back, "back", pid, "stock", jitter_key=(pid, 6000)))
+        # Foundations in the middle; completed ones set aside by the player who played the King.
+        cells = self.cells
+        for k, (pile_id, pile) in enumerate(state.foundations.items()):
+            if pile.complete and pile.king_by in self.players:
+                king_seat = self.geometry.seats[self.players.index(pile.king_by)]
+                n = kings.get(pile.king_by, 0)
+                kings[pile.king_by] = n + 1
+                lx = pitch * (self.line_size + 2) / 2 + pitch * 1.2 + n * 10
+                for j, (c, owner) in enumerate(zip(pile.physical, pile.owners, strict=True)):
+                    img = self._image(owner or pile.king_by, c)
+                    placed.append(self._place(king_seat, lx, -110 - n * 6, img, str(c), owner, "kings", label=j == len(pile.physical) - 1,
+                                              jitter_key=(f"k{pile_id}", j), spread=(0.6, 1.0)))  # fmt: skip
+                continue
+            cell = cells[k % len(cells)] + (k // len(cells)) * np.array([18.0, 14.0])
+            for j, (c, owner) in enumerate(zip(pile.physical, pile.owners, strict=True)):
+                seat = (
+                    self.geometry.seats[self.players.index(owner)] if owner in self.players else self.geometry.seats[0]
+                )
+                centre_seat = Seat(float(cell[0]), float(cell[1]), seat.angle)
+                img = self._image(owner or self.players[0], c)
+                placed.append(self._place(centre_seat, 0, 0, img, str(c), owner, f"foundation:{pile_id}",
+                                          jitter_key=(f"f{pile_id}", j), spread=(3.0, 7.0)))  # fmt: skip
+        return placed
+
+    def carried(self, state: RoundState, motions: Sequence[Motion], t: float) -> list[tuple[Placed, Seat]]:
+        """The cards in hands at time ``t``, on their way from source to destination."""
+        out = []
+        for m in motions:
+            if not (m.t0 <= t < m.t1) or m.player not in self.players or not self.hands:
+                continue
+            seat = self.geometry.seats[self.players.index(m.player)]
+            start = self._slot(seat, m.source)
+            if m.dest.startswith("foundation:"):
+                pile_id = m.dest.split(":", 1)[1]
+                ids = list(state.foundations)
+                k = ids.index(pile_id) if pile_id in ids else len(ids)
+                end = self.cells[k % len(self.cells)]
+            else:
+                end = self._slot(seat, m.dest)
+            u = (t - m.t0) / max(1e-6, m.t1 - m.t0)
+            u = u * u * (3 - 2 * u)  # ease in and out
+            pos = start + (end - start) * u
+            theta = seat.angle + math.radians(25 * math.sin(math.pi * u))
+            right = np.array([math.sin(theta), -math.cos(theta)])
+            down = np.array([math.cos(theta), math.sin(theta)])
+            lift = 40 * math.sin(math.pi * u)
+            placed = Placed(self._image(m.player, m.card), pos, right, down, str(m.card), m.player, "hand", True, lift)
+            out.append((placed, seat))
+        return out
+
+    def _slot(self, seat: Seat, where: str) -> np.ndarray:
+        pitch = self.geometry.pitch
+        x0 = -pitch * (self.line_size + 2) / 2
+        if where == "demon":
+            return seat.to_table(x0, 0)
+        if where == "waste":
+            return seat.to_table(x0 + pitch * (self.line_size + 1.15) + 24, 0)
+        if where.startswith("line:"):
+            return seat.to_table(x0 + pitch * int(where[5:]), 30)
+        return seat.to_table(0, 0)
+
+    # --- drawing ----------------------------------------------------------------------------------
+
+    def _blit(self, canvas: np.ndarray, p: Placed, shadow: float) -> None:
+        img = p.image
+        ih, iw = img.shape[:2]
+        s = CARD_W_MM / iw  # mm per card image pixel
+        centre = self._canvas(p.centre)
+        ax, ay = p.right * s * self.ppm, p.down * s * self.ppm
+        corners = self._canvas(p.corners())
+        x0, y0 = np.floor(corners.min(axis=0)).astype(int) - 2
+        x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 2
+        if p.lifted > 0:
+            off = p.lifted * 0.25 * self.ppm
+            x1, y1 = x1 + round(off) + 2, y1 + round(off) + 2
+        H, W = canvas.shape[:2]
+        cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, W), min(y1, H)
+        if cx1 <= cx0 or cy1 <= cy0:
+            return
+        origin = centre - ax * iw / 2 - ay * ih / 2 - [cx0, cy0]
+        M = np.array([[ax[0], ay[0], origin[0]], [ax[1], ay[1], origin[1]]])
+        warped = cv2.warpAffine(img, M, (cx1 - cx0, cy1 - cy0), flags=cv2.INTER_AREA if self.ppm * s < 1 else cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))  # fmt: skip
+        alpha = warped[..., 3:].astype(np.float32) / 255.0
+        roi = canvas[cy0:cy1, cx0:cx1].astype(np.float32)
+        if shadow > 0:
+            off = max(1, round((1.5 + p.lifted * 0.25) * self.ppm))
+            sh = np.zeros_like(alpha)
+            sh[off:, off:] = alpha[:-off, :-off]
+            sh = cv2.GaussianBlur(sh, (0, 0), max(0.8, off * 0.8))[..., None] if sh.shape[0] > 2 else sh
+            roi *= 1 - shadow * sh.reshape(roi.shape[0], roi.shape[1], 1)
+        roi = roi * (1 - alpha) + warped[..., :3].astype(np.float32) * alpha
+        canvas[cy0:cy1, cx0:cx1] = roi.astype(np.uint8)
+
+    def _hand(
+        self, canvas: np.ndarray, labels: np.ndarray, lscale: float, loff: float, p: Placed, seat: Seat, player: str
+    ) -> None:
+        """A hand holding ``p`` and its sleeve back to the player's edge of the table."""
+        grip = p.centre + p.down * CARD_H_MM * 0.28 + seat.out * 18
+        edge = np.array([seat.x, seat.y]) + seat.out * 420
+        palm_axes = (CARD_W_MM * 0.5, CARD_W_MM * 0.38)
+        ang = math.degrees(math.atan2(seat.out[1], seat.out[0]))
+        for target, scale, off in ((canvas, self.ppm, self.margin), (labels, lscale, loff)):
+            line = cv2.LINE_AA if target is canvas else cv2.LINE_8  # labels must stay exact integers
+            colour_s = self.sleeve[player] if target is canvas else 0
+            colour_h = self.skin[player] if target is canvas else 0
+            thumb = grip - seat.right * 30 - seat.out * 22
+            g, t, e, s0 = (
+                tuple(np.round(np.asarray(q) * scale + off).astype(int))
+                for q in (grip, thumb, edge, grip + seat.out * 40)
+            )
+            cv2.line(target, s0, e, colour_s, max(1, round(52 * scale)), line)
+            cv2.ellipse(
+                target, g, (round(palm_axes[0] * scale), round(palm_axes[1] * scale)), ang, 0, 360, colour_h, -1, line
+            )
+            cv2.ellipse(target, t, (round(20 * scale), round(9 * scale)), ang + 60, 0, 360, colour_h, -1, line)
+
+    def _static(
+        self, state: RoundState, active: Sequence[Motion]
+    ) -> tuple[np.ndarray, np.ndarray, list[Placed], list[np.ndarray], list[CardTruth | None]]:
+        """The table with every card lying still, and its truth (cached until the state or the cards in hand change)."""
+        key = (id(state), state.applied, tuple(sorted((m.player, m.source, str(m.card)) for m in active)))
+        if self._static_key == key and self._static_layer is not None:
+            return self._static_layer
+        placed = self.layout(state, active)
+        canvas = self.base.copy()
+        labels = np.zeros(self._label_shape, np.int32)
+        polys = []
+        for i, p in enumerate(placed, start=1):
+            self._blit(canvas, p, 0.35)
+            poly = np.round(p.corners() * self._lscale + self._loff).astype(np.int32)
+            cv2.fillConvexPoly(labels, poly, i)
+            polys.append(poly)
+        counts = np.bincount(labels.ravel(), minlength=len(placed) + 1)
+        truths = [
+            self._truth(i, p, poly, labels, counts)
+            for i, (p, poly) in enumerate(zip(placed, polys, strict=True), start=1)
+        ]
+        self._static_key, self._static_layer = key, (canvas, labels, placed, polys, truths)
+        return self._static_layer
+
+    def render(
+        self, state: RoundState, motions: Sequence[Motion] = (), t: float = 0.0
+    ) -> tuple[np.ndarray, list[CardTruth]]:
+        """One camera frame (BGR) of the table at time ``t`` and the truth for every labelled card."""
+        active = [m for m in motions if m.t0 <= t < m.t1] if self.hands else []
+        carried = self.carried(state, active, t)
+        canvas, labels, placed, polys, truths = self._static(state, active)
+        if carried:
+            canvas, labels, truths = canvas.copy(), labels.copy(), list(truths)
+            touched = []
+            for j, (p, seat) in enumerate(carried, start=len(placed) + 1):
+                self._blit(canvas, p, 0.45)
+                poly = np.round(p.corners() * self._lscale + self._loff).astype(np.int32)
+                cv2.fillConvexPoly(labels, poly, j)
+                self._hand(canvas, labels, self._lscale, self._loff, p, seat, p.owner or self.players[0])
+                grip = np.round((p.centre + seat.out * 60) * self._lscale + self._loff)
+                touched.append(np.vstack([poly, grip[None, :] - 60 * self._lscale, grip[None, :] + 60 * self._lscale]))
+            counts = np.bincount(labels.ravel(), minlength=len(placed) + len(carried) + 1)
+            # Only cards near a hand can have changed; the rest keep their static truth.
+            for i, (p, poly) in enumerate(zip(placed, polys, strict=True), start=1):
+                if truths[i - 1] is not None and any(_overlap(poly, box) for box in touched):
+                    truths[i - 1] = self._truth(i, p, poly, labels, counts)
+            for j, (p, _) in enumerate(carried, start=len(placed) + 1):
+                poly = np.round(p.corners() * self._lscale + self._loff).astype(np.int32)
+                truths.append(self._truth(j, p, poly, labels, counts))
+        frame = cv2.warpPerspective(canvas, self.camera.H, self.style.size, flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_CONSTANT, borderValue=self.floor_colour)  # fmt: skip
+        frame = self.camera.remap(frame)
+        frame = cv2.multiply(frame, self.light, scale=1 / 160.0)
+        if self.glare is not None:
+            frame = cv2.add(frame, self.glare)
+        frame = textures.sensor(frame, self.rng, blur=self.style.blur, noise=self.style.noise, jpeg=self.style.jpeg)
+        return frame, [tr for tr in truths if tr is not None]
+
+    def _truth(self, i: int, p: Placed, poly: np.ndarray, labels: np.ndarray, counts: np.ndarray) -> CardTruth | None:
+        """The truth of card ``i`` (its label value) given the label buffer; None when unlabelled or hidden."""
+        if not p.label:
+            return None
+        area = max(1.0, cv2.contourArea(poly.astype(np.float32)))
+        visible = min(1.0, counts[i] / area)
+        if visible <= 0.0:
+            return None
+        index_ok = False
+        if p.card != "back":
+            corners = p.corners()
+            for corner, sign in ((0, 1), (2, -1)):  # top-left and (turned) bottom-right index
+                c = corners[corner]
+                iw, ih = INDEX_MM
+                box = np.array(
+                    [c, c + sign * p.right * iw, c + sign * (p.right * iw + p.down * ih), c + sign * p.down * ih]
+                )
+                bpoly = np.round(box * self._lscale + self._loff).astype(np.int32)
+                x0, y0 = np.maximum(bpoly.min(axis=0), 0)
+                x1, y1 = bpoly.max(axis=0) + 1
+                if x1 <= x0 or y1 <= y0:
+                    continue
+                mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+                cv2.fillConvexPoly(mask, bpoly - [x0, y0], 1)
+                roi = labels[y0:y1, x0:x1]
+                m = mask[: roi.shape[0], : roi.shape[1]].astype(bool)
+                if m.sum() and (roi[m] == i).mean() >= 0.85:
+                    index_ok = True
+                    break
+        quad = self.camera.project(self._canvas(p.corners()))
+        return CardTruth(p.card, p.owner, tuple((float(x), float(y)) for x, y in quad), visible, index_ok, p.zone)
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether the bounding boxes of two point sets overlap."""
+    ax0, ay0 = a.min(axis=0)
+    ax1, ay1 = a.max(axis=0)
+    bx0, by0 = b.min(axis=0)
+    bx1, by1 = b.max(axis=0)
+    return bool(ax0 <= bx1 and bx0 <= ax1 and ay0 <= by1 and by0 <= ay1)
