@@ -116,7 +116,7 @@ def test_render_game_and_dataset_commands(tmp_path: Path) -> None:
     assert {"game.mp4", "truth.jsonl", "events.jsonl", "render.json"} <= {p.name for p in (tmp_path / "g").iterdir()}
     code, _, stderr = run("render-game", "--size", "huge", "--out", str(tmp_path / "x"))
     assert code == 2 and "--size expects WIDTHxHEIGHT" in stderr
-    code, stdout, stderr = run(
+    code, _, stderr = run(
         "dataset", "build", "--kind", "detect", "--frames", "2", "--out", str(tmp_path / "d"), "--max-width", "640"
     )
     assert code == 0, stderr
