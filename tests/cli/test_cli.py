@@ -99,7 +99,7 @@ def test_demo_runs_fast() -> None:
 
 
 def test_render_game_and_dataset_commands(tmp_path: Path) -> None:
-    code, stdout, stderr = run(
+    code, _stdout, stderr = run(
         "render-game",
         "--players",
         "2",
