@@ -39,3 +39,28 @@ def bench_referee(*, rounds: int = 200, players: int = 4) -> dict[str, float | i
         "parse+replay events/s": events / parse_s,
         "python": platform.python_version(),
     }
+
+
+def bench_render(
+    *, seconds: float = 20.0, size: tuple[int, int] = (1280, 720), seed: int = 3
+) -> dict[str, float | int | str]:
+    """Frames/s of ``render-game`` (video + truth written) and of single dataset frames."""
+    import tempfile
+    from pathlib import Path
+
+    from vision.synth.dataset import plan_frame, render_frame
+    from vision.synth.render import render_game
+
+    with tempfile.TemporaryDirectory() as tmp:
+        summary = render_game(Path(tmp), players=4, seed=seed, size=size, max_seconds=seconds)
+    t0 = time.perf_counter()
+    n = 10
+    for i in range(n):
+        render_frame(plan_frame(seed, i), max_width=size[0])
+    single = n / (time.perf_counter() - t0)
+    return {
+        "size": f"{size[0]}x{size[1]}",
+        "render-game frames": int(summary["frames"]),  # type: ignore[call-overload]
+        "render-game frames/s": float(summary["render_fps"]),  # type: ignore[arg-type]
+        "dataset frames/s (new scene each)": single,
+    }

@@ -251,6 +251,43 @@ def bench_referee(
         console.print(f"{key:>28}: {value:,.1f}" if isinstance(value, float) else f"{key:>28}: {value}")
 
 
+@bench_app.command("render")
+def bench_render(
+    seconds: Annotated[float, typer.Option(help="Seconds of game to render.")] = 20.0,
+    size: Annotated[str, typer.Option()] = "1280x720",
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Times the renderer: a rendered game (frames/s) and fresh dataset scenes."""
+    from demonref.bench import bench_render as run
+
+    figures = run(seconds=seconds, size=_size(size))
+    if as_json:
+        sys.stdout.write(json.dumps(figures) + "\n")
+        return
+    for key, value in figures.items():
+        console.print(f"{key:>34}: {value:,.1f}" if isinstance(value, float) else f"{key:>34}: {value}")
+
+
+@app.command("train")
+def train_cmd(
+    what: Annotated[str, typer.Argument(help="detector or identifier")],
+    data: Annotated[Path, typer.Option(help="A dataset folder made by `demonref dataset build`.")],
+    epochs: Annotated[int, typer.Option(min=1)] = 20,
+    batch: Annotated[int, typer.Option(min=1)] = 16,
+    fraction: Annotated[float, typer.Option(min=0.01, max=1.0, help="Share of the training images to use.")] = 1.0,
+    seed: Annotated[int, typer.Option()] = 0,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue the last run from its last epoch.")] = False,
+) -> None:
+    """Trains a card model from scratch on rendered data (checkpoints every epoch; --resume continues)."""
+    from vision.train import TrainError, train
+
+    try:
+        card = train(what, data.resolve(), epochs=epochs, batch=batch, fraction=fraction, seed=seed, resume=resume)
+    except TrainError as exc:
+        fail(str(exc))
+    console.print(f"models/{what}.pt written; metrics: {card['metrics']}", highlight=False)
+
+
 def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))

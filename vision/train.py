@@ -1,0 +1,186 @@
+"""Training the card models with ultralytics, offline, on 2 CPU cores (settings from ``ULTRALYTICS.md``).
+
+``detector``: YOLO11n-OBB, oriented boxes of card faces and backs. ``identifier``: YOLO11n-cls on rectified
+crops (whole cards and index corners), 52 identities. Both build from ``.yaml`` (never a hub download),
+checkpoint every epoch, and resume. The best weights go to ``models/`` with a model card.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+MODELS = ROOT / "models"
+RUNS = ROOT / "runs"
+
+
+class TrainError(RuntimeError):
+    """Training could not start or finish."""
+
+
+def offline_ultralytics() -> None:
+    """Settings that keep ultralytics from touching the network or ~/.config (call before importing it)."""
+    os.environ.setdefault("YOLO_OFFLINE", "1")
+    os.environ.setdefault("YOLO_AUTOINSTALL", "False")
+    config = Path(os.environ.setdefault("YOLO_CONFIG_DIR", str(ROOT / "datasets" / "build" / ".ultralytics")))
+    font = config / "Ultralytics" / "Arial.ttf"
+    if not font.exists():
+        import matplotlib
+
+        font.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf", font)
+
+
+@dataclass(frozen=True, slots=True)
+class Recipe:
+    model: str
+    imgsz: int
+    extra: dict[str, Any]
+
+
+RECIPES: dict[str, Recipe] = {
+    "detector": Recipe(
+        "yolo11n-obb.yaml",
+        640,
+        # Renders already vary rotation, scale and colour; never mirror cards.
+        {"fliplr": 0.0, "degrees": 0.0, "mosaic": 0.5, "close_mosaic": 2, "hsv_h": 0.01},
+    ),
+    "identifier": Recipe(
+        "yolo11n-cls.yaml",
+        64,
+        {
+            "optimizer": "AdamW",
+            "lr0": 0.002,
+            "auto_augment": None,
+            "erasing": 0.0,
+            "fliplr": 0.0,
+            "scale": 0.1,
+            "warmup_epochs": 1,
+            "hsv_h": 0.01,
+        },  # fmt: skip
+    ),
+}
+
+
+def _threads_callback(trainer: Any) -> None:
+    import torch
+
+    torch.set_num_threads(2)
+
+
+def train(
+    what: str,
+    data: Path,
+    *,
+    epochs: int,
+    batch: int = 16,
+    fraction: float = 1.0,
+    seed: int = 0,
+    resume: bool = False,
+    name: str | None = None,
+    imgsz: int | None = None,
+    models_dir: Path = MODELS,
+    runs_dir: Path = RUNS,
+) -> dict[str, Any]:
+    """Trains (or resumes) ``what`` on ``data``; copies the best weights to ``models/`` and writes the card."""
+    if what not in RECIPES:
+        raise TrainError(f"unknown model {what!r}; known: {', '.join(RECIPES)}")
+    recipe = RECIPES[what]
+    name = name or what
+    run_dir = runs_dir / name
+    last = run_dir / "weights" / "last.pt"
+    if what == "detector" and not (data / "data.yaml").exists():
+        raise TrainError(
+            f"{data}/data.yaml is missing: build it with `demonref dataset build --kind detect --out {data}`"
+        )
+    if what == "identifier" and not (data / "train").is_dir():
+        raise TrainError(
+            f"{data}/train is missing: build it with `demonref dataset build --kind identify --out {data}`"
+        )
+    offline_ultralytics()
+    from ultralytics import YOLO
+
+    started = time.time()
+    if resume:
+        if not last.exists():
+            raise TrainError(f"nothing to resume: {last} does not exist")
+        model = YOLO(str(last))
+        model.add_callback("on_train_start", _threads_callback)
+        model.train(resume=True)
+    else:
+        model = YOLO(recipe.model)
+        model.add_callback("on_train_start", _threads_callback)
+        model.train(
+            data=str(data / "data.yaml") if what == "detector" else str(data),
+            epochs=epochs,
+            imgsz=imgsz or recipe.imgsz,
+            batch=batch,
+            device="cpu",
+            workers=0,
+            seed=seed,
+            deterministic=True,
+            fraction=fraction,
+            project=str(runs_dir),
+            name=name,
+            exist_ok=True,
+            save_period=1,
+            plots=False,
+            verbose=False,
+            **recipe.extra,
+        )
+    best = run_dir / "weights" / "best.pt"
+    if not best.exists():
+        raise TrainError(f"training ended without {best}")
+    models_dir.mkdir(parents=True, exist_ok=True)
+    target = models_dir / f"{what}.pt"
+    _strip(best, target)
+    results = _last_metrics(run_dir)
+    card = {
+        "model": what,
+        "architecture": recipe.model,
+        "imgsz": imgsz or recipe.imgsz,
+        "data": str(data.relative_to(ROOT) if data.is_relative_to(ROOT) else data),
+        "data_build": json.loads((data / "build.json").read_text()) if (data / "build.json").exists() else None,
+        "epochs": epochs,
+        "batch": batch,
+        "fraction": fraction,
+        "seed": seed,
+        "settings": recipe.extra,
+        "wall_seconds_this_call": round(time.time() - started),
+        "metrics": results,
+        "command": f"demonref train {what} --data {data} --epochs {epochs} --batch {batch} --fraction {fraction} --seed {seed}",
+    }
+    (models_dir / f"{what}.json").write_text(json.dumps(card, indent=1), encoding="utf-8")
+    return card
+
+
+def _strip(src: Path, dst: Path) -> None:
+    """Copies weights without the optimizer state (a few MB instead of tens)."""
+    from ultralytics.utils.torch_utils import strip_optimizer
+
+    tmp = dst.with_suffix(".tmp.pt")
+    shutil.copy(src, tmp)
+    strip_optimizer(str(tmp))
+    tmp.replace(dst)
+
+
+def _last_metrics(run_dir: Path) -> dict[str, float]:
+    csv = run_dir / "results.csv"
+    if not csv.exists():
+        return {}
+    lines = [line.split(",") for line in csv.read_text().splitlines() if line.strip()]
+    header = [h.strip() for h in lines[0]]
+    last = lines[-1]
+    out = {}
+    for key, value in zip(header, last, strict=False):
+        try:
+            out[key] = float(value)
+        except ValueError:
+            continue
+    return out
