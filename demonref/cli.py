@@ -31,6 +31,8 @@ bench_app = typer.Typer(help="Benchmarks (speed figures live here, not in tests)
 app.add_typer(bench_app, name="bench")
 dataset_app = typer.Typer(help="Rendered training data: build YOLO datasets, preview renders.", no_args_is_help=True)
 app.add_typer(dataset_app, name="dataset")
+evaluate_app = typer.Typer(help="Measure the models and the whole chain.", no_args_is_help=True)
+app.add_typer(evaluate_app, name="evaluate")
 
 console = Console()
 err = Console(stderr=True)
@@ -286,6 +288,93 @@ def train_cmd(
     except TrainError as exc:
         fail(str(exc))
     console.print(f"models/{what}.pt written; metrics: {card['metrics']}", highlight=False)
+
+
+@app.command("detect")
+def detect_cmd(
+    images: Annotated[list[Path], typer.Argument(help="Photos to read.")],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per image per line.")] = False,
+    annotate_dir: Annotated[Path | None, typer.Option("--annotate", help="Save drawn copies here.")] = None,
+    models: Annotated[Path, typer.Option(help="Folder with detector.pt and identifier.pt.")] = Path("models"),
+) -> None:
+    """Reads the cards in still photos (no calibration needed)."""
+    from vision.models import CardReader, ModelMissingError, annotate, read_image
+
+    try:
+        reader = CardReader.load(models)
+    except ModelMissingError as exc:
+        fail(str(exc))
+    failed = 0
+    for path in images:
+        try:
+            image = read_image(path)
+        except (FileNotFoundError, ValueError) as exc:
+            err.print(f"[bold red]error:[/] {exc}", highlight=False)
+            failed += 1
+            continue
+        found = reader(image)
+        if as_json:
+            sys.stdout.write(json.dumps({"image": str(path), "cards": found.to_json()}) + "\n")
+        else:
+            cards = ", ".join(c["card"] for c in found.to_json()) or "no cards"
+            console.print(f"{path}: {cards}", highlight=False)
+        if annotate_dir is not None:
+            import cv2
+
+            annotate_dir.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(annotate_dir / f"{path.stem}.jpg"), annotate(image, found))
+    if failed:
+        raise typer.Exit(2)
+
+
+@evaluate_app.command("models")
+def evaluate_models(
+    frames: Annotated[int, typer.Option(help="Held-out-design renders to score.")] = 40,
+    real: Annotated[Path, typer.Option(help="The real photos (evaluation only).")] = Path("../shared/eval/real"),
+    out: Annotated[Path, typer.Option(help="Folder for metrics.json, confusion.png and annotated photos.")] = Path(
+        "out/eval"
+    ),
+    models: Annotated[Path, typer.Option()] = Path("models"),
+) -> None:
+    """Scores the detector and identifier on held-out deck designs and on the real photos."""
+    from rich.table import Table
+
+    from vision.evaluate import confusion_image, evaluate_real, evaluate_renders
+    from vision.models import CardReader, ModelMissingError
+
+    try:
+        reader = CardReader.load(models)
+    except ModelMissingError as exc:
+        fail(str(exc))
+    out.mkdir(parents=True, exist_ok=True)
+    with _progress("renders") as bar:
+        task = bar.add_task("held-out renders", total=frames)
+        renders = evaluate_renders(reader, frames, progress=lambda i, n: bar.update(task, completed=i))
+    confusion_image(renders.pop("_confusion"), out / "confusion.png")
+    photos = evaluate_real(reader, real, annotate_dir=out / "real") if real.is_dir() else {}
+    (out / "metrics.json").write_text(json.dumps({"renders": renders, "real": photos}, indent=1), encoding="utf-8")
+    table = Table(title="Card models")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    d = renders["detection"]
+    table.add_row(
+        "held-out renders: detection recall / precision (IoU 0.5)", f"{d['recall']:.3f} / {d['precision']:.3f}"
+    )
+    table.add_row(
+        "identity top-1, whole cards", f"{renders['identity_top1_whole']:.3f} (n={renders['identity_whole_n']})"
+    )
+    table.add_row(
+        "identity top-1, index only",
+        f"{renders['identity_top1_index_only']:.3f} (n={renders['identity_index_only_n']})",
+    )
+    table.add_row("end to end, faces read right", f"{renders['end_to_end_face_top1']:.3f}")
+    for source, r in photos.items():
+        backs = "-" if r["backs_counted"] is None else f"{r['backs_counted']:.2f}"
+        table.add_row(
+            f"real {source}: recall / precision / backs", f"{r['recall']:.3f} / {r['precision']:.3f} / {backs}"
+        )
+    console.print(table)
+    console.print(f"wrote {out}/metrics.json, {out}/confusion.png")
 
 
 def _size(text: str) -> tuple[int, int]:

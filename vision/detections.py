@@ -1,0 +1,109 @@
+"""One detections type for every vision stage: parallel numpy arrays, validated, indexed by masks.
+
+>>> d = Detections(quads=np.zeros((2, 4, 2)), conf=np.array([0.9, 0.4]), cls=np.array([0, 1]))
+>>> len(d[d.conf > 0.5])
+1
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+FACE, BACK = 0, 1
+
+
+@dataclass(frozen=True)
+class Detections:
+    """N cards: ``quads`` (N, 4, 2) pixel corners, ``conf`` (N,), ``cls`` (N,) 0 face / 1 back, and per card
+    the identity reading (``labels``: "QS", "back", or "" before identification) with its top-k."""
+
+    quads: np.ndarray
+    conf: np.ndarray
+    cls: np.ndarray
+    labels: tuple[str, ...] = ()
+    topk: tuple[tuple[tuple[str, float], ...], ...] = ()
+    track_id: np.ndarray | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        n = len(self.quads)
+        if self.quads.shape != (n, 4, 2):
+            raise ValueError(f"quads must be (N, 4, 2), got {self.quads.shape}")
+        if self.conf.shape != (n,) or self.cls.shape != (n,):
+            raise ValueError(f"conf and cls must be ({n},), got {self.conf.shape} and {self.cls.shape}")
+        if self.labels and len(self.labels) != n:
+            raise ValueError(f"labels must have {n} entries, got {len(self.labels)}")
+        if self.topk and len(self.topk) != n:
+            raise ValueError(f"topk must have {n} entries, got {len(self.topk)}")
+
+    def __len__(self) -> int:
+        return len(self.quads)
+
+    def __getitem__(self, index: Any) -> Detections:
+        idx = np.arange(len(self))[index]
+        idx = np.atleast_1d(idx)
+        return Detections(
+            quads=self.quads[idx],
+            conf=self.conf[idx],
+            cls=self.cls[idx],
+            labels=tuple(self.labels[i] for i in idx) if self.labels else (),
+            topk=tuple(self.topk[i] for i in idx) if self.topk else (),
+            track_id=None if self.track_id is None else self.track_id[idx],
+        )
+
+    @staticmethod
+    def empty() -> Detections:
+        return Detections(np.zeros((0, 4, 2)), np.zeros(0), np.zeros(0, int))
+
+    def with_labels(self, labels: list[str], topk: list[tuple[tuple[str, float], ...]]) -> Detections:
+        return Detections(self.quads, self.conf, self.cls, tuple(labels), tuple(topk), self.track_id)
+
+    def to_json(self) -> list[dict[str, Any]]:
+        out = []
+        for i in range(len(self)):
+            label = self.labels[i] if self.labels else ("back" if self.cls[i] == BACK else "")
+            item: dict[str, Any] = {
+                "card": label,
+                "conf": round(float(self.conf[i]), 4),
+                "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in self.quads[i]],
+            }
+            if self.topk and self.topk[i]:
+                item["top"] = [[c, round(p, 4)] for c, p in self.topk[i]]
+            out.append(item)
+        return out
+
+
+def from_ultralytics(result: Any) -> Detections:
+    """The only code that reads ultralytics' ``Results`` (oriented boxes)."""
+    obb = getattr(result, "obb", None)
+    if obb is None or len(obb) == 0:
+        return Detections.empty()
+    return Detections(
+        quads=obb.xyxyxyxy.cpu().numpy().astype(np.float64).reshape(-1, 4, 2),
+        conf=obb.conf.cpu().numpy().astype(np.float64),
+        cls=obb.cls.cpu().numpy().astype(int),
+    )
+
+
+def card_corners(quad: np.ndarray) -> np.ndarray:
+    """Orders a card's corners clockwise from a top-left with the long side vertical (up to a half turn,
+    which a point-symmetric card does not need)."""
+    q = np.asarray(quad, np.float64)
+    centre = q.mean(axis=0)
+    angles = np.arctan2(q[:, 1] - centre[1], q[:, 0] - centre[0])
+    q = q[np.argsort(angles)]  # clockwise in image coordinates (y down)
+    if np.linalg.norm(q[1] - q[0]) > np.linalg.norm(q[2] - q[1]):
+        q = np.roll(q, -1, axis=0)  # make q0->q1 the short (top) side
+    return q
+
+
+def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """IoU of two convex quads."""
+    pa, pb = a.astype(np.float32).reshape(-1, 2), b.astype(np.float32).reshape(-1, 2)
+    inter, _ = cv2.intersectConvexConvex(pa, pb)
+    union = cv2.contourArea(pa) + cv2.contourArea(pb) - inter
+    return float(inter / union) if union > 0 else 0.0

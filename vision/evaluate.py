@@ -1,0 +1,198 @@
+"""Measuring the card models: on renders with held-out deck designs, and on the real photos of
+``../shared/eval/real`` (read for evaluation only; never copied, never trained or tuned on)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.detections import BACK, Detections, polygon_iou
+from vision.models import CardReader, read_image
+from vision.synth.dataset import IDENTITIES, MIN_VISIBLE, FramePlan, render_frame
+
+EVAL_SEED = 900_000  # far from any training build's seeds
+
+
+def heldout_frames(n: int, seed: int = EVAL_SEED) -> list[FramePlan]:
+    rng = np.random.default_rng(seed)
+    return [
+        FramePlan("test", int(rng.integers(2**31)), int(rng.integers(2, 9)), "racing-demon", heldout=True)
+        for _ in range(n)
+    ]
+
+
+def _match(pred: Detections, truth_quads: list[np.ndarray], iou: float = 0.5) -> dict[int, int]:
+    """Greedy matching by confidence: prediction index -> truth index."""
+    taken: set[int] = set()
+    pairs = {}
+    for i in np.argsort(-pred.conf):
+        best, best_iou = -1, iou
+        for j, q in enumerate(truth_quads):
+            if j in taken:
+                continue
+            v = polygon_iou(pred.quads[i], q)
+            if v >= best_iou:
+                best, best_iou = j, v
+        if best >= 0:
+            taken.add(best)
+            pairs[int(i)] = best
+    return pairs
+
+
+def evaluate_renders(
+    reader: CardReader, frames: int, *, progress: Callable[[int, int], None] | None = None
+) -> dict[str, Any]:
+    tp = fp = fn = 0
+    whole = Counter[str]()
+    index_only = Counter[str]()
+    e2e = Counter[str]()
+    confusion = np.zeros((len(IDENTITIES), len(IDENTITIES)), np.int64)
+    errors: list[dict[str, Any]] = []
+    for k, plan in enumerate(heldout_frames(frames)):
+        image, truths = render_frame(plan, max_width=1280)
+        labelled = [t for t in truths if t.visible >= MIN_VISIBLE or (t.card != "back" and t.index_visible)]
+        quads = [np.array(t.quad) for t in labelled]
+        found = reader.detector(image)
+        pairs = _match(found, quads)
+        tp += len(pairs)
+        fp += len(found) - len(pairs)
+        fn += len(labelled) - len(pairs)
+        # The identifier alone, on the true quads of cards whose index shows.
+        faces = [t for t in labelled if t.card != "back" and t.index_visible and t.card in IDENTITIES]
+        if faces:
+            fake = Detections(np.array([t.quad for t in faces]), np.ones(len(faces)), np.zeros(len(faces), int))
+            read = reader.identifier(image, fake)
+            for t, label in zip(faces, read.labels, strict=True):
+                bucket = whole if t.visible >= 0.9 else index_only
+                bucket["n"] += 1
+                bucket["ok"] += label == t.card
+                confusion[IDENTITIES.index(t.card), IDENTITIES.index(label)] += 1
+                if label != t.card and len(errors) < 40:
+                    errors.append(
+                        {"frame": k, "truth": t.card, "read": label, "visible": round(t.visible, 2), "zone": t.zone}
+                    )
+        # End to end: matched detections of faces, read by the identifier.
+        read_all = reader.identifier(image, found)
+        for i, j in pairs.items():
+            t = labelled[j]
+            if t.card != "back" and t.index_visible:
+                e2e["n"] += 1
+                e2e["ok"] += read_all.labels[i] == t.card
+            elif t.card == "back":
+                e2e["backs"] += 1
+                e2e["backs_ok"] += found.cls[i] == BACK
+        if progress:
+            progress(k + 1, frames)
+    return {
+        "frames": frames,
+        "detection": {"recall": tp / max(1, tp + fn), "precision": tp / max(1, tp + fp), "tp": tp, "fp": fp, "fn": fn},
+        "identity_top1_whole": whole["ok"] / max(1, whole["n"]),
+        "identity_whole_n": whole["n"],
+        "identity_top1_index_only": index_only["ok"] / max(1, index_only["n"]),
+        "identity_index_only_n": index_only["n"],
+        "end_to_end_face_top1": e2e["ok"] / max(1, e2e["n"]),
+        "end_to_end_back_class": e2e["backs_ok"] / max(1, e2e["backs"]),
+        "examples_of_errors": errors,
+        "_confusion": confusion,
+    }
+
+
+def real_labels(root: Path) -> dict[str, dict[str, tuple[list[str], int]]]:
+    """source -> image -> (face-up identities, number of face-down backs), from each folder's labels."""
+    out: dict[str, dict[str, tuple[list[str], int]]] = {}
+    for source in sorted(p for p in root.iterdir() if p.is_dir()):
+        labels = {}
+        for f in ("cards.json", "image_level.json"):
+            path = source / "labels" / f
+            if path.exists():
+                for image, entry in json.loads(path.read_text()).items():
+                    if not isinstance(entry, dict):
+                        continue
+                    if "face_up_cards" in entry:
+                        faces = list(entry["face_up_cards"])
+                    else:
+                        faces = list(entry.get("fully_visible", [])) + list(entry.get("partially_visible", []))
+                    labels[image] = ([c.upper() for c in faces], int(entry.get("n_face_down_backs", 0)))
+                break
+        if labels:
+            out[source.name] = labels
+    return out
+
+
+def evaluate_real(reader: CardReader, root: Path, *, annotate_dir: Path | None = None) -> dict[str, Any]:
+    results: dict[str, Any] = {}
+    for source, images in real_labels(root).items():
+        tp = fp = fn = 0
+        backs_true = backs_found = backs_ok = 0
+        per_image = []
+        for name, (faces, backs) in images.items():
+            path = root / source / "images" / name
+            if not path.exists():
+                continue
+            image = read_image(path)
+            found = reader(image)
+            read = Counter(label for label in found.labels if label != "back")
+            truth = Counter(faces)
+            hit = sum((read & truth).values())
+            tp, fp, fn = tp + hit, fp + sum(read.values()) - hit, fn + sum(truth.values()) - hit
+            n_backs = sum(1 for label in found.labels if label == "back")
+            backs_true += backs
+            backs_found += n_backs
+            backs_ok += min(backs, n_backs)
+            per_image.append(
+                {
+                    "image": name,
+                    "truth": sorted(truth.elements()),
+                    "read": sorted(read.elements()),
+                    "backs": [backs, n_backs],
+                }
+            )
+            if annotate_dir is not None:
+                from vision.models import annotate
+
+                annotate_dir.mkdir(parents=True, exist_ok=True)
+                small = annotate(image, found)
+                scale = 1280 / max(small.shape[:2])
+                if scale < 1:
+                    small = cv2.resize(small, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+                cv2.imwrite(str(annotate_dir / f"{source}__{Path(name).stem}.jpg"), small)
+        results[source] = {
+            "images": len(per_image),
+            "recall": tp / max(1, tp + fn),
+            "precision": tp / max(1, tp + fp),
+            "backs_counted": backs_ok / backs_true if backs_true else None,
+            "backs_true": backs_true,
+            "backs_found": backs_found,
+            "per_image": per_image,
+        }
+    return results
+
+
+def confusion_image(confusion: np.ndarray, path: Path) -> None:
+    """A 52x52 confusion matrix as a heat map (rows: truth, columns: reading)."""
+    cell = 14
+    n = len(IDENTITIES)
+    rows = confusion / np.maximum(1, confusion.sum(axis=1, keepdims=True))
+    img = np.full((n * cell + 40, n * cell + 40, 3), 255, np.uint8)
+    for i in range(n):
+        for j in range(n):
+            v = rows[i, j]
+            colour = (
+                (255 - int(200 * v), 255 - int(120 * v), 255)
+                if i != j
+                else (255 - int(255 * v), 255, 255 - int(255 * v))
+            )
+            cv2.rectangle(
+                img, (40 + j * cell, 40 + i * cell), (40 + (j + 1) * cell - 1, 40 + (i + 1) * cell - 1), colour, -1
+            )
+    for k, name in enumerate(IDENTITIES):
+        if k % 13 == 0:
+            cv2.putText(img, name, (2, 40 + k * cell + 10), cv2.FONT_HERSHEY_PLAIN, 0.7, (0, 0, 0), 1)
+            cv2.putText(img, name, (40 + k * cell, 30), cv2.FONT_HERSHEY_PLAIN, 0.7, (0, 0, 0), 1)
+    cv2.imwrite(str(path), img)

@@ -1,0 +1,151 @@
+"""The card models at run time: the detector (oriented boxes of faces and backs) and the identifier (rank and
+suit from rectified crops, with top-k), loaded from ``models/`` and never downloaded."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.detections import BACK, Detections, card_corners, from_ultralytics
+from vision.synth.dataset import CROP_H, CROP_W, INDEX_H, INDEX_PART, INDEX_W, rectify
+from vision.train import MODELS, offline_ultralytics
+
+TOP_K = 5
+
+
+class ModelMissingError(FileNotFoundError):
+    """A model file is not where it should be."""
+
+
+def _require(path: Path, what: str) -> Path:
+    if not path.exists():
+        raise ModelMissingError(
+            f"{what} model not found at {path}. Train it with `demonref train {what} --data DATASET` "
+            f"(see models/README.md), or put a trained {path.name} there."
+        )
+    return path
+
+
+def _threads(model: Any) -> None:
+    import torch
+
+    torch.set_num_threads(2)
+
+
+@dataclass
+class CardDetector:
+    """Finds card faces and backs as oriented quads."""
+
+    path: Path = MODELS / "detector.pt"
+    imgsz: int = 640
+    conf: float = 0.35
+
+    def __post_init__(self) -> None:
+        _require(self.path, "detector")
+        offline_ultralytics()
+        from ultralytics import YOLO
+
+        self.model = YOLO(str(self.path), task="obb")
+        self._warm = False
+
+    def __call__(self, image: np.ndarray) -> Detections:
+        result = self.model.predict(image, imgsz=self.imgsz, conf=self.conf, device="cpu", verbose=False)[0]
+        if not self._warm:
+            _threads(self.model)  # ultralytics sets 1 thread on its first predict; two are 1.7x faster
+            self._warm = True
+        return from_ultralytics(result)
+
+
+@dataclass
+class CardIdentifier:
+    """Reads rank and suit from a card's rectified crop: the whole card and both index corners; the most
+    confident view wins. Keeps the top-k so the referee can prefer a rule-consistent reading."""
+
+    path: Path = MODELS / "identifier.pt"
+    imgsz: int = 64
+
+    def __post_init__(self) -> None:
+        _require(self.path, "identifier")
+        offline_ultralytics()
+        from ultralytics import YOLO
+
+        self.model = YOLO(str(self.path), task="classify")
+        self.names: dict[int, str] = dict(self.model.names)
+        self._warm = False
+
+    def views(self, image: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
+        q = card_corners(quad)
+        turned = np.roll(q, 2, axis=0)  # the same card turned half a turn: the other index corner
+        return [
+            rectify(image, q, (CROP_W, CROP_H)),
+            rectify(image, q, (INDEX_W, INDEX_H), INDEX_PART),
+            rectify(image, turned, (INDEX_W, INDEX_H), INDEX_PART),
+        ]
+
+    def classify(self, crops: list[np.ndarray]) -> np.ndarray:
+        """Class probabilities (len(crops), 52)."""
+        if not crops:
+            return np.zeros((0, len(self.names)))
+        results = self.model.predict(crops, imgsz=self.imgsz, device="cpu", verbose=False)
+        if not self._warm:
+            _threads(self.model)
+            self._warm = True
+        return np.stack([r.probs.data.cpu().numpy() for r in results])
+
+    def __call__(self, image: np.ndarray, detections: Detections) -> Detections:
+        faces = [i for i in range(len(detections)) if detections.cls[i] != BACK]
+        crops = [v for i in faces for v in self.views(image, detections.quads[i])]
+        probs = self.classify(crops).reshape(len(faces), 3, -1) if faces else np.zeros((0, 3, len(self.names)))
+        labels = ["back"] * len(detections)
+        topk: list[tuple[tuple[str, float], ...]] = [()] * len(detections)
+        for row, i in enumerate(faces):
+            view = probs[row][int(np.argmax(probs[row].max(axis=1)))]
+            order = np.argsort(view)[::-1][:TOP_K]
+            labels[i] = self.names[int(order[0])]
+            topk[i] = tuple((self.names[int(k)], float(view[k])) for k in order)
+        return detections.with_labels(labels, topk)
+
+
+@dataclass
+class CardReader:
+    """Detector then identifier: every card in a still photo."""
+
+    detector: CardDetector
+    identifier: CardIdentifier
+
+    @staticmethod
+    def load(models: Path = MODELS) -> CardReader:
+        return CardReader(CardDetector(models / "detector.pt"), CardIdentifier(models / "identifier.pt"))
+
+    def __call__(self, image: np.ndarray) -> Detections:
+        return self.identifier(image, self.detector(image))
+
+
+def read_image(path: Path) -> np.ndarray:
+    """An image from disk, or a clear error naming the file."""
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: no such file")
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ValueError(f"{path}: not a readable image (expected JPEG, PNG, …)")
+    return image
+
+
+def annotate(image: np.ndarray, detections: Detections) -> np.ndarray:
+    """A copy of ``image`` with quads and readings drawn."""
+    out = image.copy()
+    scale = max(1, round(image.shape[1] / 1280))
+    for i in range(len(detections)):
+        q = np.round(detections.quads[i]).astype(np.int32)
+        colour = (255, 0, 255) if detections.cls[i] == BACK else (0, 220, 0)
+        cv2.polylines(out, [q], True, colour, 2 * scale, cv2.LINE_AA)
+        label = detections.labels[i] if detections.labels else ("back" if detections.cls[i] == BACK else "card")
+        text = f"{label} {detections.conf[i]:.2f}"
+        org = tuple(q.min(axis=0))
+        cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, (0, 0, 0), 4 * scale, cv2.LINE_AA)
+        cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, (255, 255, 255), scale, cv2.LINE_AA)
+    return out
