@@ -40,8 +40,8 @@ def test_card_corners_put_the_short_side_on_top(turns: int) -> None:
 def test_polygon_iou() -> None:
     a = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], float)
     assert polygon_iou(a, a) == pytest.approx(1.0)
-    assert polygon_iou(a, a + [5, 0]) == pytest.approx(50 / 150)
-    assert polygon_iou(a, a + [20, 0]) == 0.0
+    assert polygon_iou(a, a + np.array([5, 0])) == pytest.approx(50 / 150)
+    assert polygon_iou(a, a + np.array([20, 0])) == 0.0
 
 
 def test_read_image_errors(tmp_path: Path) -> None:
