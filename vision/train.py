@@ -63,6 +63,7 @@ RECIPES: dict[str, Recipe] = {
             "scale": 0.1,
             "warmup_epochs": 1,
             "hsv_h": 0.01,
+            "cache": "ram",
         },
     ),
 }

@@ -1,0 +1,62 @@
+"""TableView: what the vision side saw of the table at one moment (plain data, no pixels).
+
+The camera pipeline sends one per processed frame once the view is stable; ``referee.reconstruct`` turns
+successive views into events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from referee.cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class PileView:
+    """A foundation as seen: where it lies (table mm), its top card and how sure the reading is."""
+
+    id: str
+    x: float
+    y: float
+    top: Card | None
+    confidence: float = 1.0
+    candidates: tuple[tuple[Card, float], ...] = ()  # the identifier's top-k for the top card
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """A player's playable cards as seen: demon top, the exposed card of each ladder, the waste top.
+
+    ``None`` means empty or not seen; ``occluded`` says a hand or sleeve covered the area in this view.
+    """
+
+    id: str
+    demon_top: Card | None = None
+    demon_visible: bool = True
+    line: tuple[Card | None, ...] = ()
+    waste_top: Card | None = None
+    occluded: bool = False
+
+    def playable(self) -> dict[Card, str]:
+        """Each playable card and where it lies (``demon``, ``line:N``, ``waste``)."""
+        out: dict[Card, str] = {}
+        if self.demon_top is not None:
+            out[self.demon_top] = "demon"
+        for i, c in enumerate(self.line):
+            if c is not None:
+                out.setdefault(c, f"line:{i + 1}")
+        if self.waste_top is not None:
+            out.setdefault(self.waste_top, "waste")
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    t: float
+    frame: int
+    foundations: tuple[PileView, ...] = ()
+    players: tuple[PlayerView, ...] = ()
+    removed: tuple[str, ...] = field(default=())  # foundations taken off the table (completed piles)
+
+    def player(self, pid: str) -> PlayerView | None:
+        return next((p for p in self.players if p.id == pid), None)

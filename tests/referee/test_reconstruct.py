@@ -1,0 +1,125 @@
+"""Reconstruction from table views, table-driven: (view before, view after) -> expected events."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.cards import Card
+from referee.events import Flip, Ladder, Play
+from referee.reconstruct import ReconState, reconstruct, step
+from referee.tableview import PileView, PlayerView, TableView
+
+
+def C(text: str) -> Card:
+    return Card.parse(text)
+
+
+def pv(
+    pid: str,
+    demon: str | None = None,
+    line: tuple[str | None, ...] = (),
+    waste: str | None = None,
+    occluded: bool = False,
+) -> PlayerView:
+    return PlayerView(
+        pid,
+        C(demon) if demon else None,
+        True,
+        tuple(C(x) if x else None for x in line),
+        C(waste) if waste else None,
+        occluded,
+    )
+
+
+def pile(pid: str, top: str, cands: tuple[str, ...] = ()) -> PileView:
+    return PileView(pid, 0.0, 0.0, C(top), 0.9, tuple((C(c), 0.1) for c in cands))
+
+
+def view(t: float, piles: tuple[PileView, ...], *players: PlayerView) -> TableView:
+    return TableView(t, int(t * 30), piles, players)
+
+
+def summary(events: list) -> list[tuple]:  # type: ignore[type-arg]
+    out = []
+    for e in events:
+        if isinstance(e, Play):
+            out.append(("play", e.player, str(e.card), e.pile, e.source, bool(e.extra.get("inferred"))))
+        elif isinstance(e, Flip):
+            out.append(("flip", e.player, str(e.card)))
+        elif isinstance(e, Ladder):
+            out.append(("ladder", e.player, str(e.card), e.source, e.to))
+    return out
+
+
+CASES = [
+    (
+        "demon ace to a new pile, then the flip",
+        view(0, (), pv("a", "AS", ("7D", "KC")), pv("b", "4H")),
+        view(1, (pile("s", "AS"),), pv("a", "9C", ("7D", "KC")), pv("b", "4H")),
+        [("play", "a", "AS", "s", "demon", False), ("flip", "a", "9C")],
+    ),
+    (
+        "the player whose card vanished gets it, though both decks had it",
+        view(0, (pile("h", "AH"),), pv("a", "2H"), pv("b", None, ("2H",))),
+        view(1, (pile("h", "2H"),), pv("a", "2H"), pv("b", None, (None,))),
+        [("play", "b", "2H", "h", "line:1", False)],
+    ),
+    (
+        "waste top played",
+        view(0, (pile("h", "AH"),), pv("a", "QC", (), "2H")),
+        view(1, (pile("h", "2H"),), pv("a", "QC", (), "9S")),
+        [("play", "a", "2H", "h", "waste", False)],
+    ),
+    (
+        "a skipped rank becomes an inferred play",
+        view(0, (pile("d", "3D"),), pv("a", "4D"), pv("b", "5D")),
+        view(1, (pile("d", "5D"),), pv("a", "8S"), pv("b", "6C")),
+        [
+            ("play", "a", "4D", "d", "demon", True),
+            ("play", "b", "5D", "d", "demon", False),
+            ("flip", "a", "8S"),
+            ("flip", "b", "6C"),
+        ],
+    ),
+    (
+        "nobody's card vanished where both could have played: unattributed",
+        view(0, (pile("c", "AC"),), pv("a", "2C"), pv("b", "2C")),
+        view(1, (pile("c", "2C"),), pv("a", "2C", occluded=True), pv("b", "2C", occluded=True)),
+        [("play", None, "2C", "c", None, False)],
+    ),
+    (
+        "a misread 8 that the rules forbid is re-read from the top-k",
+        view(0, (pile("s", "5S"),), pv("a", "6S")),
+        view(1, (pile("s", "8S", ("6S",)),), pv("a", "JD")),
+        [("play", "a", "6S", "s", "demon", False), ("flip", "a", "JD")],
+    ),
+    (
+        "demon top moved into an empty line slot: a ladder move and a flip",
+        view(0, (), pv("a", "QH", ("5C", None))),
+        view(1, (), pv("a", "3S", ("5C", "QH"))),
+        [("ladder", "a", "QH", "demon", "line:2"), ("flip", "a", "3S")],
+    ),
+    (
+        "an occluded area changes nothing until it is seen again",
+        view(0, (), pv("a", "QH")),
+        view(1, (), pv("a", None, occluded=True)),
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(("before", "after", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_view_pairs(before: TableView, after: TableView, expected: list[tuple]) -> None:  # type: ignore[type-arg]
+    assert summary(reconstruct([before, after])) == expected
+
+
+def test_unattributed_play_carries_its_candidates() -> None:
+    events = reconstruct([CASES[4][1], CASES[4][2]])
+    assert events[0].extra["candidates"] == ["a", "b"]  # type: ignore[union-attr]
+
+
+def test_seq_and_evidence() -> None:
+    state, _ = step(ReconState(), CASES[0][1])
+    state, events = step(state, CASES[0][2])
+    assert [e.seq for e in events] == [1, 2] and state.next_seq == 3
+    assert events[0].extra["frame"] == 30 and events[0].t == 1
