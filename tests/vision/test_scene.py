@@ -195,3 +195,12 @@ def test_rendered_game_replays_with_exactly_the_injected_flags(tmp_path: Path) -
     injected = summary["injected"]
     assert sorted(v.seq for v in state.flags if v.code != "conflict") == sorted(injected.values())  # type: ignore[union-attr]
     assert all(p.back for p in events[0].players)  # type: ignore[attr-defined]
+
+
+def test_parallel_build_makes_the_same_files(tmp_path: Path) -> None:
+    one = dataset.build(tmp_path / "one", kind="detect", frames=3, seed=9, max_width=480)
+    two = dataset.build(tmp_path / "two", kind="detect", frames=3, seed=9, max_width=480, workers=2)
+    assert one["splits"] == two["splits"]
+    files = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*.txt"))
+    assert files == sorted(p.relative_to(tmp_path / "two") for p in (tmp_path / "two").rglob("*.txt"))
+    assert all((tmp_path / "one" / f).read_text() == (tmp_path / "two" / f).read_text() for f in files)

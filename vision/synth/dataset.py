@@ -27,6 +27,8 @@ CROP_W, CROP_H = 64, 90  # whole-card crops (63x88 aspect)
 INDEX_W, INDEX_H = 32, 64  # index-corner crops: the rank over the suit
 INDEX_PART = (0.0, 0.0, 0.18, 0.235)  # that corner as fractions of the card (11 x 21 mm)
 
+MIN_CARD_PX = 36  # narrower cards are not cropped for identification: their index is a blur
+
 # Which cards are labelled for detection: enough of them shows to be found and read.
 MIN_VISIBLE = 0.45
 
@@ -112,14 +114,48 @@ def rectify(
 def crops(frame: np.ndarray, truths: list[CardTruth]) -> list[tuple[str, str, np.ndarray]]:
     """(identity, kind, image) crops: whole cards that are nearly uncovered, and every visible index corner."""
     out = []
+    h, w = frame.shape[:2]
     for c in truths:
         if c.card == "back" or c.card == "JK" or not c.index_visible:
             continue
         q = np.array(c.quad)
+        if q[:, 0].min() < 1 or q[:, 1].min() < 1 or q[:, 0].max() > w - 2 or q[:, 1].max() > h - 2:
+            continue  # partly outside the frame
+        if np.linalg.norm(q[1] - q[0]) < MIN_CARD_PX:
+            continue  # too small for its index to be read by anyone
         if c.visible >= 0.9:
             out.append((c.card, "card", rectify(frame, q, (CROP_W, CROP_H))))
         out.append((c.card, "index", rectify(frame, q, (INDEX_W, INDEX_H), INDEX_PART)))
     return out
+
+
+def _build_frame(out: Path, kind: str, seed: int, i: int, max_width: int) -> str:
+    """Renders frame ``i`` of a build into ``out`` (skipped when already done); returns its split."""
+    plan = plan_frame(seed, i)
+    done = out / ".done" / f"{i:06d}"
+    if done.exists():
+        return plan.split
+    frame, truths = render_frame(plan, max_width=max_width if kind == "detect" else None)
+    name = f"s{seed}_{i:06d}"
+    if kind == "detect":
+        images, labels = out / "images" / plan.split, out / "labels" / plan.split
+        images.mkdir(parents=True, exist_ok=True)
+        labels.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(images / f"{name}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        h, w = frame.shape[:2]
+        (labels / f"{name}.txt").write_text("\n".join(obb_lines(truths, w, h)) + "\n", encoding="utf-8")
+    else:
+        for j, (identity, what, img) in enumerate(crops(frame, truths)):
+            folder = out / plan.split / identity
+            folder.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(folder / f"{name}_{j:03d}_{what}.png"), img)
+    done.parent.mkdir(exist_ok=True)
+    done.write_text(plan.split)
+    return plan.split
+
+
+def _build_star(args: tuple[Path, str, int, int, int]) -> str:
+    return _build_frame(*args)
 
 
 def build(
@@ -129,42 +165,36 @@ def build(
     frames: int,
     seed: int = 0,
     max_width: int = 1280,  # detection frames are rendered at most this wide; crops come from full size
+    workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, object]:
-    """Builds (or resumes) a dataset in ``out``; returns counts per split."""
+    """Builds (or resumes) a dataset in ``out``; returns counts per split. Frame i depends only on (seed, i),
+    so any number of ``workers`` gives the same files."""
     if kind not in ("detect", "identify"):
         raise DatasetError(f"kind must be detect or identify, got {kind!r}")
     if frames <= 0:
         raise DatasetError(f"frames must be positive, got {frames}")
+    if workers < 1:
+        raise DatasetError(f"workers must be at least 1, got {workers}")
     out.mkdir(parents=True, exist_ok=True)
     counts: dict[str, int] = {}
-    for i in range(frames):
-        plan = plan_frame(seed, i)
-        done = out / ".done" / f"{i:06d}"
-        if done.exists():
-            counts[plan.split] = counts.get(plan.split, 0) + 1
+    jobs = [(out, kind, seed, i, max_width) for i in range(frames)]
+    if workers == 1:
+        splits = map(_build_star, jobs)
+    else:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("spawn").Pool(workers)
+        splits = pool.imap(_build_star, jobs)
+    try:
+        for k, split in enumerate(splits, start=1):
+            counts[split] = counts.get(split, 0) + 1
             if progress:
-                progress(i + 1, frames)
-            continue
-        frame, truths = render_frame(plan, max_width=max_width if kind == "detect" else None)
-        name = f"s{seed}_{i:06d}"
-        if kind == "detect":
-            images, labels = out / "images" / plan.split, out / "labels" / plan.split
-            images.mkdir(parents=True, exist_ok=True)
-            labels.mkdir(parents=True, exist_ok=True)
-            cv2.imwrite(str(images / f"{name}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 92])
-            h, w = frame.shape[:2]
-            (labels / f"{name}.txt").write_text("\n".join(obb_lines(truths, w, h)) + "\n", encoding="utf-8")
-        else:
-            for j, (identity, what, img) in enumerate(crops(frame, truths)):
-                folder = out / plan.split / identity
-                folder.mkdir(parents=True, exist_ok=True)
-                cv2.imwrite(str(folder / f"{name}_{j:03d}_{what}.png"), img)
-        done.parent.mkdir(exist_ok=True)
-        done.write_text(plan.split)
-        counts[plan.split] = counts.get(plan.split, 0) + 1
-        if progress:
-            progress(i + 1, frames)
+                progress(k, frames)
+    finally:
+        if workers > 1:
+            pool.close()
+            pool.join()
     if kind == "detect":
         # No `path:` key: ultralytics then takes this file's folder as the dataset root.
         names = "\n".join(f"  {k}: {n}" for k, n in enumerate(DETECT_NAMES))
