@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,7 +41,7 @@ class TableDecks:
             colour, pattern = self.backs[pid]
             if pattern == "svg-cards":
                 return artwork.render_packaged("svg-cards", "svg-cards", None, height=height, back=colour)
-            return render_back(colour, pattern, height=height, seed=seed + hash(pid) % 1000)
+            return render_back(colour, pattern, height=height, seed=seed + zlib.crc32(pid.encode()) % 1000)
 
         return back
 

@@ -10,6 +10,7 @@ buffer drawn in the same z-order (hands occlude).
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -347,7 +348,7 @@ class SceneRenderer:
     def _noise(self, key: tuple[str, int], spread_mm: float, spread_deg: float) -> tuple[float, float, float]:
         """A stable small displacement for a card (it does not jump between frames)."""
         if key not in self._jitter:
-            r = np.random.default_rng(abs(hash(key)) % (2**32) + self.seed)
+            r = np.random.default_rng([zlib.crc32(repr(key).encode()), self.seed])  # stable across processes
             self._jitter[key] = (
                 float(r.normal(0, spread_mm)),
                 float(r.normal(0, spread_mm)),
