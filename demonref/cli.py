@@ -401,7 +401,7 @@ def evaluate_e2e(
             with _progress("rendering") as bar:
                 task = bar.add_task(f"game {g + 1}/{games}", total=None)
                 render_game(game, players=players, seed=seed + g, heldout=True, inject=inject,
-                            progress=lambda i, n: bar.update(task, completed=i, total=n))  # fmt: skip
+                            progress=lambda i, n, task=task: bar.update(task, completed=i, total=n))  # fmt: skip
         r = evaluate_game(game)
         results.append(r)
         console.print(
