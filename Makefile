@@ -12,7 +12,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(CORE): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[dev,synth,ml]'
+	$(BIN)/python -m pip install -q -e '.[dev,synth,web,ml]'
 	touch $@
 
 demo: $(CORE)

@@ -426,6 +426,27 @@ def evaluate_e2e(
                   f"scores exact {summary['scores_exact']:.3f}; wrote {out}/e2e.json")  # fmt: skip
 
 
+@app.command("serve")
+def serve(
+    host: Annotated[str, typer.Option(help="Address to bind (loopback unless told otherwise).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535)] = 8000,
+    database: Annotated[
+        str | None, typer.Option(help="SQLAlchemy URL (default: DEMONREF_DATABASE_URL or sqlite:///demonref.db).")
+    ] = None,
+) -> None:
+    """Starts the dashboard: live tables, flags, tallies, adjudication (http://HOST:PORT)."""
+    import uvicorn
+
+    from dashboard.app import create_app
+    from dashboard.settings import Settings
+
+    settings = Settings.from_env()
+    if database:
+        settings = Settings(database_url=database, host=host, port=port)
+    console.print(f"dashboard at http://{host}:{port}")
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+
+
 def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))

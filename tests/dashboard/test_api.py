@@ -1,0 +1,122 @@
+"""The dashboard API inside TestClient: tables, ingest (idempotent, rig token), state, corrections (adjudicator
+token), restart restores from the log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from dashboard.app import create_app
+from dashboard.settings import Settings
+from referee.events import to_json
+from referee.simulate import simulate
+
+
+def bodies(seed: int = 3, inject: tuple[str, ...] = ()) -> list[dict]:  # type: ignore[type-arg]
+    events = simulate(players=3, seed=seed, inject=inject).events
+    out = []
+    for e in events:
+        body = to_json(e)
+        if body["type"] == "round_start":  # a camera knows no deal
+            for p in body["players"]:
+                p.pop("layout", None)
+        out.append(body)
+    return out
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(database_url=f"sqlite:///{tmp_path / 'db.sqlite'}", token_file=tmp_path / "token")
+
+
+def start(client: TestClient, settings: Settings, table: str = "t1") -> tuple[dict[str, str], dict[str, str]]:
+    admin = {"Authorization": f"Bearer {settings.token_file.read_text().strip()}"}  # type: ignore[union-attr]
+    r = client.post("/api/tables", json={"id": table, "name": "Table one"}, headers=admin)
+    assert r.status_code == 201, r.text
+    return admin, {"Authorization": f"Bearer {r.json()['rig_token']}"}
+
+
+def test_ingest_state_and_tally(settings: Settings) -> None:
+    with TestClient(create_app(settings)) as client:
+        _admin, rig = start(client, settings)
+        events = bodies(inject=("wrong-suit",))
+        r = client.post("/api/tables/t1/events", json=events, headers=rig)
+        assert r.status_code == 200 and r.json()["stored"] == len(events)
+        state = client.get("/api/tables/t1/state").json()
+        assert state["status"] in ("out", "ended") and len(state["players"]) == 3
+        assert "wrong-suit" in {f["code"] for f in state["flags"]}
+        # Sending the same events again stores nothing (idempotent by seq).
+        again = client.post("/api/tables/t1/events", json=events, headers=rig).json()
+        assert again == {"stored": 0, "skipped": len(events), "verdicts": []}
+        assert client.get("/api/tables").json()[0]["events"] == len(events)
+
+
+def test_tokens_are_required(settings: Settings) -> None:
+    with TestClient(create_app(settings)) as client:
+        admin, rig = start(client, settings)
+        events = bodies()
+        assert client.post("/api/tables/t1/events", json=events).status_code == 401
+        assert (
+            client.post("/api/tables/t1/events", json=events, headers={"Authorization": "Bearer nope"}).status_code
+            == 403
+        )
+        assert client.post("/api/tables/t1/events", json=events, headers=admin).status_code == 403  # not the rig's
+        assert client.post("/api/tables", json={"id": "t2", "name": "x"}, headers=rig).status_code == 403
+        client.post("/api/tables/t1/events", json=events, headers=rig)
+        fix = {"action": "end-round", "by": "desk", "reason": "test"}
+        assert client.post("/api/tables/t1/corrections", json=fix).status_code == 401
+        assert client.post("/api/tables/t1/corrections", json=fix, headers=rig).status_code == 403
+
+
+def test_correction_changes_the_score_and_is_audited(settings: Settings) -> None:
+    with TestClient(create_app(settings)) as client:
+        admin, rig = start(client, settings)
+        events = bodies(seed=5)
+        client.post("/api/tables/t1/events", json=events, headers=rig)
+        before = {p["id"]: p for p in client.get("/api/tables/t1/state").json()["players"]}
+        flagged = {f["seq"] for f in client.get("/api/tables/t1/state").json()["flags"]}
+        play = [e for e in events if e["type"] == "play" and e["seq"] not in flagged][-1]  # nothing lies on it
+        r = client.post("/api/tables/t1/corrections", headers=admin,
+                        json={"action": "reject", "target": play["seq"], "by": "desk", "reason": "card went back"})  # fmt: skip
+        assert r.status_code == 200, r.text
+        after = {p["id"]: p for p in client.get("/api/tables/t1/state").json()["players"]}
+        assert after[play["player"]]["played"] == before[play["player"]]["played"] - 1
+        audit = client.get("/api/tables/t1/audit").json()
+        assert audit[0]["action"] == "reject" and audit[0]["by"] == "desk"
+
+
+def test_bad_events_are_refused_and_nothing_is_lost(settings: Settings) -> None:
+    with TestClient(create_app(settings)) as client:
+        _, rig = start(client, settings)
+        events = bodies()
+        client.post("/api/tables/t1/events", json=events[:5], headers=rig)
+        bad = dict(events[5], card="ZZ")
+        r = client.post("/api/tables/t1/events", json=[bad], headers=rig)
+        assert r.status_code == 422 and "card" in r.json()["detail"]
+        r = client.post("/api/tables/t1/events", json=[{"type": "play", "t": 1}], headers=rig)
+        assert r.status_code == 422 and "seq" in r.json()["detail"]
+        assert client.get("/api/tables/t1/state").json()["events"] == 5
+
+
+def test_restart_restores_every_table_from_the_log(settings: Settings) -> None:
+    events = bodies(seed=7, inject=("wrong-rank",))
+    with TestClient(create_app(settings)) as client:
+        _, rig = start(client, settings)
+        client.post("/api/tables/t1/events", json=events, headers=rig)
+        before = client.get("/api/tables/t1/state").json()
+    with TestClient(create_app(settings)) as client:
+        assert client.get("/api/tables/t1/state").json() == before
+        assert client.get("/api/tables/zz/state").status_code == 404
+
+
+def test_pages_and_stream(settings: Settings) -> None:
+    with TestClient(create_app(settings)) as client:
+        _, rig = start(client, settings)
+        assert "Table one" in client.get("/").text
+        assert "EventSource" in client.get("/tables/t1").text
+        client.post("/api/tables/t1/events", json=bodies()[:3], headers=rig)
+        with client.stream("GET", "/api/tables/t1/stream") as stream:
+            first = next(line for line in stream.iter_lines() if line.startswith("data:"))
+        assert '"table": "t1"' in first and '"events": 3' in first
