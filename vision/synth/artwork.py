@@ -132,8 +132,20 @@ def render_packaged(
     return bgra
 
 
-def installed(kind: str, name: str) -> bool:
+@lru_cache(maxsize=1)
+def qt_available() -> bool:
+    """Whether PyQt5 can draw SVGs here (``make data`` installs it)."""
     try:
-        return deck_file(kind, name).exists()
+        _qt()
+    except (ArtworkError, ImportError, RuntimeError):
+        return False
+    return True
+
+
+def installed(kind: str, name: str) -> bool:
+    """Whether this deck can be drawn on this machine: its files, and for SVG decks PyQt5."""
+    try:
+        present = deck_file(kind, name).exists()
     except ArtworkError:
         return False
+    return present and (kind == "svg-cards" or qt_available())
