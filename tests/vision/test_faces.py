@@ -131,3 +131,17 @@ def test_svg_cards_faces_and_coloured_backs() -> None:
     red = artwork.render_packaged("svg-cards", "svg-cards", None, height=176, back="red")
     blue = artwork.render_packaged("svg-cards", "svg-cards", None, height=176, back="blue")
     assert np.abs(red.astype(int) - blue.astype(int)).mean() > 10
+
+
+@pytest.mark.parametrize("colour", ["red", "green", "purple", "orange"])
+def test_recoloured_backs_take_the_players_colour(colour: str) -> None:
+    from vision.synth.faces import recolour
+
+    blue = render_back("blue", "lattice", height=176)
+    out = recolour(blue, colour)
+    hsv = cv2.cvtColor(out[..., :3], cv2.COLOR_BGR2HSV)
+    coloured = cv2.cvtColor(blue[..., :3], cv2.COLOR_BGR2HSV)[..., 1] > 40
+    target = cv2.cvtColor(np.array([[BACK_COLOURS[colour]]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0, 0]
+    hue_error = np.abs(hsv[..., 0][coloured].astype(int) - int(target))
+    assert np.median(np.minimum(hue_error, 180 - hue_error)) <= 3
+    assert (out[..., 3] == blue[..., 3]).all()

@@ -312,3 +312,22 @@ def render_back(colour: str, pattern: str, *, height: int = 352, seed: int = 0) 
     img[m : m + ih, m : m + iw, :3] = inner
     img[..., 3] = rounded_mask(width, height)
     return img
+
+
+def recolour(back: np.ndarray, colour: str) -> np.ndarray:
+    """A packaged back turned to ``colour``: its coloured pixels take the colour's hue and saturation (grey and
+    black keep their lightness, darkened for black), so a deck's pattern can come in every player's colour."""
+    if colour not in BACK_COLOURS:
+        raise ValueError(f"unknown back colour {colour!r}; known: {', '.join(BACK_COLOURS)}")
+    target = cv2.cvtColor(np.array([[BACK_COLOURS[colour]]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0].astype(np.int32)
+    hsv = cv2.cvtColor(back[..., :3], cv2.COLOR_BGR2HSV).astype(np.int32)
+    coloured = hsv[..., 1] > 40
+    hsv[..., 0] = np.where(coloured, target[0], hsv[..., 0])
+    hsv[..., 1] = np.where(
+        coloured, np.clip(hsv[..., 1] * max(target[1], 1) // 255 + target[1] // 3, 0, 255), hsv[..., 1]
+    )
+    if target[1] < 40:  # black or grey decks
+        hsv[..., 2] = np.where(coloured, hsv[..., 2] * max(target[2], 40) // 255, hsv[..., 2])
+    out = back.copy()
+    out[..., :3] = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+    return out

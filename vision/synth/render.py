@@ -18,7 +18,7 @@ from referee.rules import Rules
 from referee.simulate import SimResult, simulate
 from vision.synth import artwork
 from vision.synth.decks import Design, load_designs, split_designs
-from vision.synth.faces import BACK_PATTERNS, render_back
+from vision.synth.faces import BACK_PATTERNS, recolour, render_back
 from vision.synth.scene import SceneRenderer, SceneStyle, TableGeometry
 
 
@@ -41,6 +41,9 @@ class TableDecks:
             colour, pattern = self.backs[pid]
             if pattern == "svg-cards":
                 return artwork.render_packaged("svg-cards", "svg-cards", None, height=height, back=colour)
+            if pattern.startswith("recolour:"):
+                _, kind, name = pattern.split(":", 2)
+                return recolour(artwork.render_packaged(kind, name, None, height=height), colour)
             return render_back(colour, pattern, height=height, seed=seed + zlib.crc32(pid.encode()) % 1000)
 
         return back
@@ -61,10 +64,19 @@ def choose_decks(
         raise RenderError("no deck design available for this split; check datasets/decks.yaml")
     faces = {p: pool[int(rng.integers(len(pool)))] for p in players}
     packaged_backs = set(artwork.svg_cards_backs())
+    svg_decks = [
+        d
+        for d in (designs if designs is not None else load_designs())
+        if d.kind in ("gnome", "kde") and d.available() and d.status != "skip"
+    ]
     backs = {}
     for p, colour in zip(players, colours, strict=True):
-        if colour in packaged_backs and rng.random() < 0.4:
+        u = rng.random()
+        if colour in packaged_backs and u < 0.3:
             backs[p] = (colour, "svg-cards")
+        elif svg_decks and u < 0.6:  # a packaged back recoloured to the player's colour
+            d = svg_decks[int(rng.integers(len(svg_decks)))]
+            backs[p] = (colour, f"recolour:{d.kind}:{d.name}")
         else:
             backs[p] = (colour, str(BACK_PATTERNS[int(rng.integers(len(BACK_PATTERNS)))]))
     return TableDecks(faces, backs)
