@@ -23,8 +23,10 @@ from vision.synth.scene import CardTruth, SceneStyle
 
 DETECT_NAMES = ("card", "back")
 IDENTITIES = tuple(str(c) for c in STANDARD_52)
-CROP_W, CROP_H = 64, 90  # whole-card crops (63x88 aspect)
-INDEX_W, INDEX_H = 32, 64  # index-corner crops: the rank over the suit
+# Crops are square: ultralytics' classifier resizes and centre-crops at validation and prediction, which
+# would cut the rank or the suit off a tall crop. Whole cards and index corners are stretched to squares.
+CROP_W, CROP_H = 64, 64  # whole-card crops
+INDEX_W, INDEX_H = 64, 64  # index-corner crops: the rank over the suit
 INDEX_PART = (0.0, 0.0, 0.18, 0.235)  # that corner as fractions of the card (11 x 21 mm)
 
 MIN_CARD_PX = 36  # narrower cards are not cropped for identification: their index is a blur
