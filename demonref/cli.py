@@ -279,12 +279,13 @@ def train_cmd(
     fraction: Annotated[float, typer.Option(min=0.01, max=1.0, help="Share of the training images to use.")] = 1.0,
     seed: Annotated[int, typer.Option()] = 0,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the last run from its last epoch.")] = False,
+    imgsz: Annotated[int | None, typer.Option(help="Network input size (default: the model's recipe).")] = None,
 ) -> None:
     """Trains a card model from scratch on rendered data (checkpoints every epoch; --resume continues)."""
     from vision.train import TrainError, train
 
     try:
-        card = train(what, data.resolve(), epochs=epochs, batch=batch, fraction=fraction, seed=seed, resume=resume)
+        card = train(what, data.resolve(), epochs=epochs, batch=batch, fraction=fraction, seed=seed, resume=resume, imgsz=imgsz)
     except TrainError as exc:
         fail(str(exc))
     console.print(f"models/{what}.pt written; metrics: {card['metrics']}", highlight=False)
