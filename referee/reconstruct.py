@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.cards import ACE, Card
-from referee.events import Event, Flip, Ladder, Play
+from referee.events import Correction, Event, Flip, Ladder, Play
 from referee.tableview import PileView, PlayerView, TableView
 
 
@@ -27,10 +27,17 @@ class ReconState:
     """What the reconstruction has committed so far."""
 
     tops: Mapping[str, Card] = field(default_factory=dict)  # pile id -> top card
-    playable: Mapping[str, Mapping[Card, str]] = field(default_factory=dict)  # player -> card -> place
+    # player -> card -> (place, time last seen there): what each player could play lately
+    playable: Mapping[str, Mapping[Card, tuple[str, float]]] = field(default_factory=dict)
     demon_tops: Mapping[str, Card | None] = field(default_factory=dict)
     next_seq: int = 1  # 0 is the round_start
     started: bool = False
+    # Unattributed plays still waiting for a covered player's area to be seen again: (seq, card, candidates, t).
+    pending: tuple[tuple[int, Card, tuple[str, ...], float], ...] = ()
+    played: Mapping[str, frozenset[Card]] = field(default_factory=dict)  # identities each deck has put down
+
+
+PENDING_SECONDS = 5.0  # how long an unattributed play waits for the areas that were covered
 
 
 def _consistent(top: Card | None, pile: PileView) -> Card | None:
@@ -58,11 +65,23 @@ def _new_cards(top: Card | None, new: Card) -> list[tuple[Card, bool]]:
     return [(Card(r, new.suit), True) for r in range(start, new.rank)] + [(new, False)]
 
 
+RECENT_SECONDS = 3.0  # a card seen playable this recently may be the one that just landed
+
+
 def _attribute(
-    card: Card, before: Mapping[str, Mapping[Card, str]], now: Mapping[str, PlayerView]
+    card: Card,
+    before: Mapping[str, Mapping[Card, tuple[str, float]]],
+    now: Mapping[str, PlayerView],
+    t: float,
+    played: Mapping[str, frozenset[Card]],
 ) -> tuple[str | None, str | None, list[str]]:
-    """(player, source, candidates): who had ``card`` playable and no longer has it there."""
-    had = [(pid, places[card]) for pid, places in before.items() if card in places]
+    """(player, source, candidates): who lately had ``card`` playable and no longer has it there. A deck
+    that already put this identity down cannot have it again."""
+    had = [
+        (pid, places[card][0])
+        for pid, places in before.items()
+        if card in places and t - places[card][1] <= RECENT_SECONDS and card not in played.get(pid, frozenset())
+    ]
     gone = []
     for pid, place in had:
         view = now.get(pid)
@@ -82,17 +101,18 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     """Compares ``view`` with what was committed; returns the new state and the events it implies."""
     events: list[Event] = []
     seq = state.next_seq
+    played = dict(state.played)
     players = {p.id: p for p in view.players}
     tops = dict(state.tops)
     played_from: dict[str, set[str]] = {}
-    if state.started:
+    if state.started and view.settled:
         for pile in view.foundations:
             before = tops.get(pile.id)
             new = _consistent(before, pile)
             if new is None or new == before:
                 continue
             for card, inferred in _new_cards(before, new):
-                player, source, candidates = _attribute(card, state.playable, players)
+                player, source, candidates = _attribute(card, state.playable, players, view.t, played)
                 extra: dict[str, Any] = {"frame": view.frame, "confidence": round(pile.confidence, 3)}
                 if inferred:
                     extra["inferred"] = True
@@ -102,16 +122,23 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     Play(seq=seq, t=view.t, player=player, card=card, pile=pile.id, source=source, extra=extra)
                 )
                 seq += 1
-                if player is not None and source is not None:
-                    played_from.setdefault(player, set()).add(source)
+                if player is not None:
+                    played[player] = played.get(player, frozenset()) | {card}
+                    if source is not None:
+                        played_from.setdefault(player, set()).add(source)
             tops[pile.id] = new
-    else:
+    elif not state.started:
         tops.update({p.id: p.top for p in view.foundations if p.top is not None})
     # Demons: a new top means the old one left (to a foundation, seen above, or into the line), then a flip.
     demon_tops = dict(state.demon_tops)
     playable = {pid: dict(places) for pid, places in state.playable.items()}
     for pid, pv in players.items():
         if pv.occluded:
+            continue
+        if state.started and not view.settled:  # demons change in step with the foundations
+            seen = {c: pt for c, pt in playable.get(pid, {}).items() if view.t - pt[1] <= RECENT_SECONDS}
+            seen.update({c: (place, view.t) for c, place in pv.playable().items()})
+            playable[pid] = seen
             continue
         old = demon_tops.get(pid)
         new_top = pv.demon_top if pv.demon_visible else old
@@ -128,8 +155,26 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             events.append(Flip(seq=seq, t=view.t, player=pid, card=new_top, extra={"frame": view.frame}))
             seq += 1
         demon_tops[pid] = new_top
-        playable[pid] = pv.playable()
-    return ReconState(tops, playable, demon_tops, seq, True), events
+        seen = {c: pt for c, pt in playable.get(pid, {}).items() if view.t - pt[1] <= RECENT_SECONDS}
+        seen.update({c: (place, view.t) for c, place in pv.playable().items()})
+        playable[pid] = seen
+    # Plays that nobody could be seen to make: resolved when exactly one candidate's card is seen gone.
+    still = []
+    for p_seq, card, cands, t0 in state.pending:
+        gone = [pid for pid in cands if pid in players and not players[pid].occluded and card in state.playable.get(pid, {})
+                and card not in players[pid].playable() and card not in played.get(pid, frozenset())]  # fmt: skip
+        if len(gone) == 1:
+            played[gone[0]] = played.get(gone[0], frozenset()) | {card}
+            events.append(Correction(seq=seq, t=view.t, action="reassign", by="camera", target=p_seq, player=gone[0],
+                                     reason=f"{gone[0]}'s {card} was seen gone once the area was uncovered",
+                                     extra={"frame": view.frame}))  # fmt: skip
+            seq += 1
+        elif view.t - t0 < PENDING_SECONDS:
+            still.append((p_seq, card, cands, t0))
+    for e in events:
+        if isinstance(e, Play) and e.player is None and e.extra.get("candidates"):
+            still.append((e.seq, e.card, tuple(e.extra["candidates"]), e.t))
+    return ReconState(tops, playable, demon_tops, seq, True, tuple(still), played), events
 
 
 def reconstruct(views: Iterable[TableView]) -> list[Event]:

@@ -57,6 +57,7 @@ class TableView:
     foundations: tuple[PileView, ...] = ()
     players: tuple[PlayerView, ...] = ()
     removed: tuple[str, ...] = field(default=())  # foundations taken off the table (completed piles)
+    settled: bool = True  # the foundations have been still long enough to commit; players' areas are read every view
 
     def player(self, pid: str) -> PlayerView | None:
         return next((p for p in self.players if p.id == pid), None)

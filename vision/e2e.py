@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from referee.events import Event, Out, Play, PlayerSpec, RoundEnd, RoundStart, read_log
+from referee.events import Correction, Event, Out, Play, PlayerSpec, RoundEnd, RoundStart, read_log
 from referee.game import replay
 from referee.reconstruct import reconstruct
 from referee.scoring import tally
@@ -51,7 +51,8 @@ def compare(truth: list[Event], chain: list[Event], *, until: float | None = Non
     bad = {v.seq for v in truth_state.flags}
     true_plays = [e for e in truth if isinstance(e, Play) and e.seq not in bad]
     chain_state = replay(chain)
-    chain_plays = [e for e in chain if isinstance(e, Play)]
+    reassigned = {e.target: e.player for e in chain if isinstance(e, Correction) and e.action == "reassign"}
+    chain_plays = [replace(e, player=reassigned.get(e.seq, e.player)) for e in chain if isinstance(e, Play)]
     want = Counter((str(e.card), e.pile) for e in true_plays)
     got = Counter((str(e.card), e.pile) for e in chain_plays)
     hit = sum((want & got).values())

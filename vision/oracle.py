@@ -4,6 +4,7 @@ and attribution can be measured before recognition is (a perfect reader that sti
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from referee.cards import Card
@@ -24,7 +25,7 @@ def view_from_truth(frame: Mapping[str, Any], players: list[str], line_size: int
     # A foundation's top is its last card, whoever's it is.
     by_pile: dict[str, dict[str, Any]] = {}
     for c in frame["cards"]:
-        if c["zone"].startswith("foundation:"):
+        if c["zone"].startswith(("foundation:", "kings:")):  # a completed pile set aside still shows its King
             by_pile[c["zone"].split(":", 1)[1]] = c
     foundations = tuple(
         PileView(pid, 0.0, 0.0, Card.parse(c["card"]), 1.0) for pid, c in by_pile.items() if c["visible"] >= COVERED
@@ -53,16 +54,12 @@ def view_from_truth(frame: Mapping[str, Any], players: list[str], line_size: int
 
 
 def stable_views(views: Iterable[TableView], frames: int = 3) -> Iterator[TableView]:
-    """Views whose foundations and unoccluded players have not changed for ``frames`` frames in a row
-    (debouncing: a card being put down is not committed half-way)."""
+    """Every view, marked ``settled`` once its foundations have not changed for ``frames`` frames in a row
+    (a card being put down is not committed half-way); players' areas are read from every view."""
     last_key: object = None
     run = 0
     for v in views:
-        key = (
-            v.foundations,
-            tuple((p.id, p.demon_top, p.line, p.waste_top) if not p.occluded else (p.id,) for p in v.players),
-        )
+        key = v.foundations
         run = run + 1 if key == last_key else 1
         last_key = key
-        if run == frames:
-            yield v
+        yield replace(v, settled=run >= frames)

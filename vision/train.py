@@ -51,7 +51,15 @@ RECIPES: dict[str, Recipe] = {
         # Renders already vary rotation, scale and colour; never mirror cards.
         # Validation only after the last epoch: on 2 cores every epoch's val pass costs a tenth of the run.
         # A short warm-up: runs that fit one session have few epochs.
-        {"fliplr": 0.0, "degrees": 0.0, "mosaic": 0.5, "close_mosaic": 1, "hsv_h": 0.01, "val": False, "warmup_epochs": 1},
+        {
+            "fliplr": 0.0,
+            "degrees": 0.0,
+            "mosaic": 0.5,
+            "close_mosaic": 1,
+            "hsv_h": 0.01,
+            "val": False,
+            "warmup_epochs": 1,
+        },
     ),
     "identifier": Recipe(
         "yolo11n-cls.yaml",

@@ -123,3 +123,34 @@ def test_seq_and_evidence() -> None:
     state, events = step(state, CASES[0][2])
     assert [e.seq for e in events] == [1, 2] and state.next_seq == 3
     assert events[0].extra["frame"] == 30 and events[0].t == 1
+
+
+def test_a_covered_play_is_attributed_when_the_area_is_seen_again() -> None:
+    views = [
+        view(0, (pile("c", "AC"),), pv("a", "2C"), pv("b", "2C")),
+        view(1, (pile("c", "2C"),), pv("a", "2C", occluded=True), pv("b", "2C", occluded=True)),
+        view(2, (pile("c", "2C"),), pv("a", "9H"), pv("b", "2C")),
+    ]
+    events = reconstruct(views)
+    fix = [e for e in events if type(e).__name__ == "Correction"]
+    assert fix and fix[0].action == "reassign" and fix[0].player == "a" and fix[0].target == events[0].seq  # type: ignore[attr-defined]
+
+
+def test_a_deck_cannot_play_an_identity_twice() -> None:
+    views = [
+        view(0, (), pv("a", "AH"), pv("b", None, (), "AH")),
+        view(1, (pile("h1", "AH"),), pv("a", "5S"), pv("b", None, (), "AH")),
+        view(2, (pile("h1", "AH"), pile("h2", "AH")), pv("a", "AH"), pv("b", None, (), "3C")),
+    ]
+    plays = [e for e in reconstruct(views) if isinstance(e, Play)]
+    assert [(e.player, e.pile) for e in plays] == [("a", "h1"), ("b", "h2")]
+
+
+def test_unsettled_views_commit_nothing() -> None:
+    from dataclasses import replace
+
+    before = view(0, (pile("s", "AS"),), pv("a", "2S"))
+    moving = replace(view(1, (pile("s", "2S"),), pv("a", "7D")), settled=False)
+    assert reconstruct([before, moving]) == []
+    settled = view(1.2, (pile("s", "2S"),), pv("a", "7D"))
+    assert summary(reconstruct([before, moving, settled]))[0] == ("play", "a", "2S", "s", "demon", False)

@@ -40,7 +40,7 @@ class CardTruth:
     quad: tuple[tuple[float, float], ...]
     visible: float  # fraction of the card not covered
     index_visible: bool  # at least one corner index fully visible
-    zone: str  # demon, line:N, waste, stock, foundation:<pile>, kings, hand
+    zone: str  # demon, line:N, waste, stock, foundation:<pile>, kings:<pile> (set aside), hand
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -436,7 +436,7 @@ class SceneRenderer:
                 lx = pitch * (self.line_size + 2) / 2 + pitch * 1.2 + n * 10
                 for j, (c, owner) in enumerate(zip(pile.physical, pile.owners, strict=True)):
                     img = self._image(owner or pile.king_by, c)
-                    placed.append(self._place(king_seat, lx, -110 - n * 6, img, str(c), owner, "kings", label=j == len(pile.physical) - 1,
+                    placed.append(self._place(king_seat, lx, -110 - n * 6, img, str(c), owner, f"kings:{pile_id}", label=j == len(pile.physical) - 1,
                                               jitter_key=(f"k{pile_id}", j), spread=(0.6, 1.0)))  # fmt: skip
                 continue
             cell = cells[k % len(cells)] + (k // len(cells)) * np.array([18.0, 14.0])
