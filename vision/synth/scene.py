@@ -428,7 +428,9 @@ class SceneRenderer:
                 placed.append(self._place(seat, sx, 0, back, "back", pid, "stock", jitter_key=(pid, 6000)))
         # Foundations in the middle; completed ones set aside by the player who played the King.
         cells = self.cells
-        for k, (pile_id, pile) in enumerate(state.foundations.items()):
+        # Completed piles in the order they were completed: the latest lies on top of its player's stack.
+        piles = sorted(enumerate(state.foundations.items()), key=lambda kp: (kp[1][1].complete, kp[1][1].times[-1] if kp[1][1].complete else 0))
+        for k, (pile_id, pile) in piles:
             if pile.complete and pile.king_by in self.players:
                 king_seat = self.geometry.seats[self.players.index(pile.king_by)]
                 n = kings.get(pile.king_by, 0)
