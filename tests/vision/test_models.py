@@ -1,0 +1,59 @@
+"""The committed models load and run on the committed sample; `detect --json` keeps its schema; a bad path is
+reported while the other images are still read; nothing is downloaded."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from demonref.cli import app
+
+ROOT = Path(__file__).parents[2]
+MODELS = ROOT / "models"
+SAMPLE = ROOT / "datasets" / "sample"
+
+pytestmark = pytest.mark.skipif(
+    not (MODELS / "detector.pt").exists() or not (MODELS / "identifier.pt").exists(), reason="models not trained yet"
+)
+
+
+@pytest.fixture(autouse=True)
+def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("network access")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket, "create_connection", refuse)
+
+
+def test_detect_json_schema_and_bad_paths(tmp_path: Path) -> None:
+    images = sorted((SAMPLE / "detect" / "images").rglob("*.jpg"))[:2]
+    args = ["detect", str(images[0]), str(tmp_path / "missing.jpg"), str(images[1]), "--json", "--models", str(MODELS),
+            "--annotate", str(tmp_path / "drawn")]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2 and "missing.jpg: no such file" in result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [line["image"] for line in lines] == [str(images[0]), str(images[1])]
+    for line in lines:
+        for card in line["cards"]:
+            assert set(card) >= {"card", "conf", "quad"} and len(card["quad"]) == 4
+            assert card["card"] == "back" or len(card["card"]) in (2, 3)
+            assert 0 <= card["conf"] <= 1
+    assert len(list((tmp_path / "drawn").iterdir())) == 2
+
+
+def test_identifier_reads_the_sample_crops() -> None:
+    import cv2
+
+    from vision.models import CardIdentifier
+
+    identifier = CardIdentifier(MODELS / "identifier.pt")
+    crops = sorted((SAMPLE / "identify" / "train").rglob("*_card.png"))[:20]
+    probs = identifier.classify([cv2.imread(str(p)) for p in crops])
+    assert probs.shape == (len(crops), 52)
+    right = sum(identifier.names[int(p.argmax())] == c.parent.name for p, c in zip(probs, crops, strict=True))
+    assert right >= len(crops) // 2  # whole, unblurred training-design cards: most are read
