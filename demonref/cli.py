@@ -236,6 +236,16 @@ def demo(
     console.print(feed.tally_table(final))
 
 
+def _print_figures(figures: dict[str, object], *, as_json: bool) -> None:
+    """A benchmark's figures: one JSON object, or one aligned line each."""
+    if as_json:
+        sys.stdout.write(json.dumps(figures) + "\n")
+        return
+    width = max(map(len, figures))
+    for key, value in figures.items():
+        console.print(f"{key:>{width}}: {value:,.1f}" if isinstance(value, float) else f"{key:>{width}}: {value}")
+
+
 @bench_app.command("referee")
 def bench_referee(
     rounds: Annotated[int, typer.Option(help="Simulated rounds to time.")] = 200,
@@ -246,11 +256,7 @@ def bench_referee(
     from demonref.bench import bench_referee as run
 
     figures = run(rounds=rounds, players=players)
-    if as_json:
-        sys.stdout.write(json.dumps(figures) + "\n")
-        return
-    for key, value in figures.items():
-        console.print(f"{key:>28}: {value:,.1f}" if isinstance(value, float) else f"{key:>28}: {value}")
+    _print_figures(figures, as_json=as_json)
 
 
 @bench_app.command("render")
@@ -263,11 +269,7 @@ def bench_render(
     from demonref.bench import bench_render as run
 
     figures = run(seconds=seconds, size=_size(size))
-    if as_json:
-        sys.stdout.write(json.dumps(figures) + "\n")
-        return
-    for key, value in figures.items():
-        console.print(f"{key:>34}: {value:,.1f}" if isinstance(value, float) else f"{key:>34}: {value}")
+    _print_figures(figures, as_json=as_json)
 
 
 @app.command("train")
