@@ -38,9 +38,14 @@ console = Console()
 err = Console(stderr=True)
 
 
+def error(message: str) -> None:
+    """Prints a one-line error (never wrapped: paths stay greppable)."""
+    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+
+
 def fail(message: str) -> NoReturn:
     """Prints a one-line error and exits with status 2 (bad input)."""
-    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    error(message)
     raise typer.Exit(2)
 
 
@@ -312,7 +317,7 @@ def detect_cmd(
         try:
             image = read_image(path)
         except (FileNotFoundError, ValueError) as exc:
-            err.print(f"[bold red]error:[/] {exc}", highlight=False)
+            error(str(exc))
             failed += 1
             continue
         found = reader(image)
