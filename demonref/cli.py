@@ -287,12 +287,26 @@ def train_cmd(
     seed: Annotated[int, typer.Option()] = 0,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the last run from its last epoch.")] = False,
     imgsz: Annotated[int | None, typer.Option(help="Network input size (default: the model's recipe).")] = None,
+    start_from: Annotated[
+        Path | None, typer.Option(help="Continue from weights trained here earlier (e.g. models/detector.pt).")
+    ] = None,
 ) -> None:
-    """Trains a card model from scratch on rendered data (checkpoints every epoch; --resume continues)."""
+    """Trains a card model on rendered data, from scratch or --start-from earlier weights (checkpoints every
+    epoch; --resume continues an interrupted run)."""
     from vision.train import TrainError, train
 
     try:
-        card = train(what, data.resolve(), epochs=epochs, batch=batch, fraction=fraction, seed=seed, resume=resume, imgsz=imgsz)
+        card = train(
+            what,
+            data.resolve(),
+            epochs=epochs,
+            batch=batch,
+            fraction=fraction,
+            seed=seed,
+            resume=resume,
+            imgsz=imgsz,
+            start_from=start_from,
+        )
     except TrainError as exc:
         fail(str(exc))
     console.print(f"models/{what}.pt written; metrics: {card['metrics']}", highlight=False)

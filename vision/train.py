@@ -96,6 +96,7 @@ def train(
     resume: bool = False,
     name: str | None = None,
     imgsz: int | None = None,
+    start_from: Path | None = None,
     models_dir: Path = MODELS,
     runs_dir: Path = RUNS,
 ) -> dict[str, Any]:
@@ -114,6 +115,9 @@ def train(
         raise TrainError(
             f"{data}/train is missing: build it with `demonref dataset build --kind identify --out {data}`"
         )
+    if start_from is not None and not start_from.is_file():
+        raise TrainError(f"--start-from {start_from}: no such weights file")
+    previous_card = _card_of(start_from) if start_from is not None else None
     offline_ultralytics()
     from ultralytics import YOLO
 
@@ -125,7 +129,8 @@ def train(
         model.add_callback("on_train_start", _threads_callback)
         model.train(resume=True)
     else:
-        model = YOLO(recipe.model)
+        # From scratch, or on from weights trained here earlier (never downloaded ones).
+        model = YOLO(str(start_from) if start_from is not None else recipe.model)
         model.add_callback("on_train_start", _threads_callback)
         model.train(
             data=str(data / "data.yaml") if what == "detector" else str(data),
@@ -163,12 +168,23 @@ def train(
         "fraction": fraction,
         "seed": seed,
         "settings": recipe.extra,
+        "started_from": previous_card,
         "wall_seconds_this_call": round(time.time() - started),
         "metrics": results,
-        "command": f"demonref train {what} --data {data} --epochs {epochs} --batch {batch} --fraction {fraction} --seed {seed}",
+        "command": f"demonref train {what} --data {data} --epochs {epochs} --batch {batch} --fraction {fraction} --seed {seed}"
+        + (f" --start-from {start_from}" if start_from is not None else ""),
     }
     (models_dir / f"{what}.json").write_text(json.dumps(card, indent=1), encoding="utf-8")
     return card
+
+
+def _card_of(weights: Path) -> dict[str, Any]:
+    """The model card of the weights a run starts from (so a card shows the whole lineage)."""
+    card = weights.with_suffix(".json")
+    if card.exists():
+        loaded: dict[str, Any] = json.loads(card.read_text(encoding="utf-8"))
+        return loaded
+    return {"weights": str(weights), "card": "missing"}
 
 
 def _strip(src: Path, dst: Path) -> None:

@@ -204,3 +204,23 @@ def test_parallel_build_makes_the_same_files(tmp_path: Path) -> None:
     files = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*.txt"))
     assert files == sorted(p.relative_to(tmp_path / "two") for p in (tmp_path / "two").rglob("*.txt"))
     assert all((tmp_path / "one" / f).read_text() == (tmp_path / "two" / f).read_text() for f in files)
+
+
+def test_cards_cut_by_the_frame_edge_count_only_what_the_camera_sees() -> None:
+    # Zoomed in so the outer cards fall partly or wholly outside the frame.
+    renderer, result = scene(plain_style(fill=1.8), players=4, seed=3)
+    frame, truths = renderer.render(result.table_at(result.duration / 2))
+    h, w = frame.shape[:2]
+    cut = 0
+    for t in truths:
+        quad = np.array(t.quad, np.float32)
+        assert quad[:, 0].max() > 0 and quad[:, 1].max() > 0 and quad[:, 0].min() < w and quad[:, 1].min() < h
+        share = cv2.intersectConvexConvex(quad, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))[0] / abs(
+            cv2.contourArea(quad)
+        )
+        assert t.visible <= share + 1e-3
+        for q in t.index_quads:
+            assert all(0 <= x <= w and 0 <= y <= h for x, y in q)
+        assert t.index_visible == bool(t.index_quads)
+        cut += share < 0.99
+    assert cut >= 3

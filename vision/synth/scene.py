@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -41,6 +41,8 @@ class CardTruth:
     visible: float  # fraction of the card not covered
     index_visible: bool  # at least one corner index fully visible
     zone: str  # demon, line:N, waste, stock, foundation:<pile>, kings:<pile> (set aside), hand
+    # Frame-pixel quads of the corner indices that are not covered (used to check they are inside the frame).
+    index_quads: tuple[tuple[tuple[float, float], ...], ...] = ()
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -429,7 +431,10 @@ class SceneRenderer:
         # Foundations in the middle; completed ones set aside by the player who played the King.
         cells = self.cells
         # Completed piles in the order they were completed: the latest lies on top of its player's stack.
-        piles = sorted(enumerate(state.foundations.items()), key=lambda kp: (kp[1][1].complete, kp[1][1].times[-1] if kp[1][1].complete else 0))
+        piles = sorted(
+            enumerate(state.foundations.items()),
+            key=lambda kp: (kp[1][1].complete, kp[1][1].times[-1] if kp[1][1].complete else 0),
+        )
         for k, (pile_id, pile) in piles:
             if pile.complete and pile.king_by in self.players:
                 king_seat = self.geometry.seats[self.players.index(pile.king_by)]
@@ -601,7 +606,8 @@ class SceneRenderer:
         if self.glare is not None:
             frame = cv2.add(frame, self.glare)
         frame = textures.sensor(frame, self.rng, blur=self.style.blur, noise=self.style.noise, jpeg=self.style.jpeg)
-        return frame, [tr for tr in truths if tr is not None]
+        in_frame = (in_view(tr, self.style.size) for tr in truths if tr is not None)
+        return frame, [tr for tr in in_frame if tr is not None]
 
     def _truth(self, i: int, p: Placed, poly: np.ndarray, labels: np.ndarray, counts: np.ndarray) -> CardTruth | None:
         """The truth of card ``i`` (its label value) given the label buffer; None when unlabelled or hidden."""
@@ -611,7 +617,7 @@ class SceneRenderer:
         visible = min(1.0, counts[i] / area)
         if visible <= 0.0:
             return None
-        index_ok = False
+        index_quads: list[tuple[tuple[float, float], ...]] = []
         if p.card != "back":
             corners = p.corners()
             for corner, sign in ((0, 1), (2, -1)):  # top-left and (turned) bottom-right index
@@ -630,10 +636,35 @@ class SceneRenderer:
                 roi = labels[y0:y1, x0:x1]
                 m = mask[: roi.shape[0], : roi.shape[1]].astype(bool)
                 if m.sum() and (roi[m] == i).mean() >= 0.85:
-                    index_ok = True
-                    break
+                    projected = self.camera.project(self._canvas(box))
+                    index_quads.append(tuple((float(x), float(y)) for x, y in projected))
         quad = self.camera.project(self._canvas(p.corners()))
-        return CardTruth(p.card, p.owner, tuple((float(x), float(y)) for x, y in quad), visible, index_ok, p.zone)
+        return CardTruth(
+            p.card,
+            p.owner,
+            tuple((float(x), float(y)) for x, y in quad),
+            visible,
+            bool(index_quads),
+            p.zone,
+            tuple(index_quads),
+        )
+
+
+def in_view(truth: CardTruth, size: tuple[int, int]) -> CardTruth | None:
+    """``truth`` as the camera sees it: the visible fraction shrunk by the part of the card outside the frame, and
+    an index counted only when its whole corner lies inside; None when the card is out of view."""
+    w, h = size
+    quad = np.array(truth.quad, np.float32)
+    if quad[:, 0].min() >= 0 and quad[:, 1].min() >= 0 and quad[:, 0].max() <= w and quad[:, 1].max() <= h:
+        return truth
+    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    area = abs(cv2.contourArea(quad))
+    inside, _ = cv2.intersectConvexConvex(quad, frame) if area > 0 else (0.0, None)
+    share = float(inside) / area if area > 0 else 0.0
+    if share <= 0.0:
+        return None
+    indices = tuple(q for q in truth.index_quads if all(0 <= x <= w and 0 <= y <= h for x, y in q))
+    return replace(truth, visible=truth.visible * min(1.0, share), index_visible=bool(indices), index_quads=indices)
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> bool:

@@ -58,7 +58,9 @@ def surface(kind: str, height: int, width: int, rng: np.random.Generator) -> np.
 def draw_clutter(
     canvas: np.ndarray, rng: np.random.Generator, ppm: float, keep_out: list[tuple[float, float, float]]
 ) -> None:
-    """Chips, cups and phones on the table, away from the ``keep_out`` circles (x, y, radius in pixels)."""
+    """Chips, cups, phones, score pads, pens, coins and coasters on the table, away from the ``keep_out`` circles
+    (x, y, radius in pixels). Score pads and coasters are pale rectangles: the detector must learn they are not
+    cards."""
     h, w = canvas.shape[:2]
     for _ in range(int(rng.integers(0, 6))):
         for _try in range(20):
@@ -67,7 +69,7 @@ def draw_clutter(
                 break
         else:
             continue
-        kind = rng.choice(["chip", "chip", "cup", "phone"])
+        kind = rng.choice(["chip", "chip", "cup", "phone", "pad", "pad", "pen", "coin", "coaster"])
         colour = tuple(int(v) for v in rng.integers(0, 255, 3))
         c = (round(x), round(y))
         if kind == "chip":
@@ -81,10 +83,51 @@ def draw_clutter(
             cv2.circle(canvas, (c[0] + round(6 * ppm), c[1] + round(6 * ppm)), r, (30, 30, 30), -1, cv2.LINE_AA)
             cv2.circle(canvas, c, r, colour, -1, cv2.LINE_AA)
             cv2.circle(canvas, c, round(r * 0.85), (40, 60, 90), -1, cv2.LINE_AA)
-        else:
+        elif kind == "phone":
             size = (round(75 * ppm), round(150 * ppm))
             box = cv2.boxPoints((c, size, float(rng.uniform(0, 180))))
             cv2.fillConvexPoly(canvas, box.astype(np.int32), (25, 25, 25), cv2.LINE_AA)
+        elif kind == "pad":
+            _score_pad(canvas, rng, c, ppm)
+        elif kind == "pen":
+            size = (round(rng.uniform(120, 150) * ppm), round(9 * ppm))
+            box = cv2.boxPoints((c, size, float(rng.uniform(0, 180))))
+            cv2.fillConvexPoly(canvas, box.astype(np.int32), colour, cv2.LINE_AA)
+        elif kind == "coin":
+            r = round(rng.uniform(9, 14) * ppm)
+            metal = tuple(int(v) for v in rng.choice([[60, 150, 190], [170, 170, 175], [80, 120, 160]]))
+            cv2.circle(canvas, c, r, metal, -1, cv2.LINE_AA)
+            cv2.circle(canvas, c, max(1, round(r * 0.8)), tuple(int(v * 0.85) for v in metal), 1, cv2.LINE_AA)
+        else:  # coaster: a pale square of cork or card
+            side = round(rng.uniform(85, 105) * ppm)
+            box = cv2.boxPoints((c, (side, side), float(rng.uniform(0, 90))))
+            tone = tuple(int(v) for v in rng.choice([[120, 170, 200], [215, 225, 230], [180, 200, 215]]))
+            cv2.fillConvexPoly(canvas, box.astype(np.int32), tone, cv2.LINE_AA)
+
+
+def _score_pad(canvas: np.ndarray, rng: np.random.Generator, c: tuple[int, int], ppm: float) -> None:
+    """A paper score pad: a white or cream sheet, ruled lines and a scrawl of tallies."""
+    w, h = rng.uniform(95, 150) * ppm, rng.uniform(140, 210) * ppm
+    angle = float(rng.uniform(0, 180))
+    paper = tuple(int(v) for v in rng.choice([[245, 248, 250], [215, 240, 250], [235, 235, 235]]))
+    box = cv2.boxPoints((c, (w, h), angle))
+    cv2.fillConvexPoly(canvas, box.astype(np.int32), paper, cv2.LINE_AA)
+    a = np.deg2rad(angle)
+    along, across = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    centre = np.array(c, np.float64)
+    ink = tuple(int(v) for v in rng.choice([[120, 40, 20], [30, 30, 30], [40, 40, 160]]))
+    step = rng.uniform(7, 10) * ppm
+    k = -h / 2 + step
+    while k < h / 2 - step / 2:
+        p0 = centre + across * k - along * w / 2 * 0.95
+        p1 = centre + across * k + along * w / 2 * 0.95
+        cv2.line(canvas, tuple(np.round(p0).astype(int)), tuple(np.round(p1).astype(int)), (200, 170, 150), 1)
+        if rng.random() < 0.5:  # a tally or a number written on the line
+            start = rng.uniform(-0.4, 0.2) * w
+            pts = [centre + across * (k - step * 0.3) + along * (start + j * 3 * ppm) for j in range(6)]
+            pts = [pt + across * rng.uniform(-2, 2) * ppm for pt in pts]
+            cv2.polylines(canvas, [np.round(np.array(pts)).astype(np.int32)], False, ink, 1, cv2.LINE_AA)
+        k += step
 
 
 def lighting(height: int, width: int, rng: np.random.Generator) -> np.ndarray:
