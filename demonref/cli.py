@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 
 from demonref import feed
-from referee.events import EventError, dumps, parse_lines
+from referee.events import Event, EventError, dumps, parse_lines
 from referee.game import RoundState, apply, initial
 from referee.handicap import METHODS, HandicapError
 from referee.match import Match
@@ -277,6 +277,19 @@ def bench_render(
     _print_figures(figures, as_json=as_json)
 
 
+@bench_app.command("vision")
+def bench_vision(
+    backend: Annotated[list[str] | None, typer.Option(help="torch, onnx, openvino (default: all three).")] = None,
+    runs: Annotated[int, typer.Option(min=1)] = 20,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Times detector + identifier per frame (720p and 1080p, ~40 cards) on each backend."""
+    from demonref.bench import bench_vision as run
+
+    figures = run(backends=tuple(backend or ("torch", "onnx", "openvino")), runs=runs)
+    _print_figures(figures, as_json=as_json)
+
+
 @app.command("train")
 def train_cmd(
     what: Annotated[str, typer.Argument(help="detector or identifier")],
@@ -408,13 +421,23 @@ def evaluate_e2e(
     out: Annotated[Path, typer.Option(help="Where the games and e2e.json go.")] = Path("out/e2e"),
     seed: Annotated[int, typer.Option()] = 100,
     players: Annotated[int, typer.Option(min=2, max=8)] = 4,
+    seconds: Annotated[float | None, typer.Option(help="Film only the first SECONDS of each round.")] = None,
+    fps: Annotated[float, typer.Option(help="Frames per second the chain processes.")] = 15.0,
+    models: Annotated[Path, typer.Option(help="Folder with detector.pt and identifier.pt.")] = Path("models"),
 ) -> None:
-    """Renders games, reviews them through the chain and scores the result against the truth."""
+    """Renders games (every other one with injected illegal plays), reviews them through the camera chain and
+    scores the result against the truth: plays, attribution, exact scores, flags, latency."""
     from vision.e2e import evaluate_game
     from vision.synth.render import render_game
 
+    reader = None
     if not oracle:
-        fail("only --oracle is available so far: the camera pipeline with the real models is not built yet")
+        from vision.models import CardReader, ModelMissingError
+
+        try:
+            reader = CardReader.load(models)
+        except ModelMissingError as exc:
+            fail(str(exc))
     results = []
     for g in range(games):
         game = out / f"game{g:02d}"
@@ -422,30 +445,222 @@ def evaluate_e2e(
         if not (game / "render.json").exists():
             with _progress("rendering") as bar:
                 task = bar.add_task(f"game {g + 1}/{games}", total=None)
-                render_game(game, players=players, seed=seed + g, heldout=True, inject=inject,
+                render_game(game, players=players, seed=seed + g, heldout=True, inject=inject, max_seconds=seconds,
                             progress=lambda i, n, task=task: bar.update(task, completed=i, total=n))  # fmt: skip
-        r = evaluate_game(game)
+        r = evaluate_game(game, reader=reader, process_fps=fps)
         results.append(r)
         console.print(
             f"game {g}: plays {r['plays']}, recall {r['recall']:.3f}, precision {r['precision']:.3f}, "
             f"attribution {r['attribution']:.3f}, scores exact {r['scores_exact']}/{r['player_rounds']}, "
-            f"flags truth {r['truth_flags']} chain {r['chain_flags']}",
+            f"flags found {r['flags_found']}/{r['truth_flags']} missed {r['flags_missed']} false {r['flags_false']}, "
+            f"latency {r['latency_median_ms']} ms",
             highlight=False,
         )
     plays = sum(r["plays"] for r in results)
+    latencies = [r["latency_median_ms"] for r in results if r["latency_median_ms"] is not None]
     summary = {
         "games": games,
         "oracle": oracle,
+        "fps": fps,
         "recall": sum(r["recall"] * r["plays"] for r in results) / max(1, plays),
         "precision": sum(r["precision"] for r in results) / len(results),
         "attribution": sum(r["attribution"] for r in results) / len(results),
         "scores_exact": sum(r["scores_exact"] for r in results) / max(1, sum(r["player_rounds"] for r in results)),
+        "flags_found": sum(r["flags_found"] for r in results),
+        "truth_flags": sum(r["truth_flags"] for r in results),
+        "flags_false": sum(len(r["flags_false"]) for r in results),
+        "latency_median_ms": sorted(latencies)[len(latencies) // 2] if latencies else None,
         "per_game": results,
     }
     out.mkdir(parents=True, exist_ok=True)
     (out / "e2e.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
-    console.print(f"all: recall {summary['recall']:.3f}, attribution {summary['attribution']:.3f}, "
-                  f"scores exact {summary['scores_exact']:.3f}; wrote {out}/e2e.json")  # fmt: skip
+    console.print(f"all: recall {summary['recall']:.3f}, precision {summary['precision']:.3f}, attribution "
+                  f"{summary['attribution']:.3f}, scores exact {summary['scores_exact']:.3f}, flags found "
+                  f"{summary['flags_found']}/{summary['truth_flags']} (false {summary['flags_false']}), latency "
+                  f"{summary['latency_median_ms']} ms; wrote {out}/e2e.json", highlight=False)  # fmt: skip
+
+
+@app.command("review")
+def review_cmd(
+    video: Annotated[Path, typer.Argument(help="A recorded game (MP4, AVI, …) or a folder of frames.")],
+    out: Annotated[Path, typer.Option("--out", help="Folder for events.jsonl, report.html, annotated.mp4.")],
+    players: Annotated[
+        str | None,
+        typer.Option(help='Player ids and back colours, e.g. "Ann:red,Bob:blue" (default: named by colour).'),
+    ] = None,
+    calibration: Annotated[Path | None, typer.Option(help="A table.json from `demonref calibrate`.")] = None,
+    rules: PresetOpt = "racing-demon",
+    option: OptionOpt = None,
+    fps: Annotated[float, typer.Option(help="Frames per second to process.")] = 10.0,
+    models: Annotated[Path, typer.Option(help="Folder with detector.pt and identifier.pt.")] = Path("models"),
+    oracle: Annotated[
+        Path | None, typer.Option(help="A rendered game's truth.jsonl: read cards from it instead of the models.")
+    ] = None,
+) -> None:
+    """Reviews a recorded game: the referee's event log, an HTML report with flags and tally, an annotated video."""
+    from vision.calibrate import Calibration, CalibrationError
+    from vision.capture import CaptureError
+    from vision.review import ReviewError, parse_players, review
+
+    table_rules = build_rules(rules, option)
+    try:
+        roster = parse_players(players)
+        cal = Calibration.load(calibration) if calibration else None
+    except (ReviewError, CalibrationError) as exc:
+        fail(str(exc))
+    if oracle is not None and not oracle.exists():
+        fail(f"{oracle}: no such file")
+    reader = None
+    if oracle is None:
+        from vision.models import CardReader, ModelMissingError
+
+        try:
+            reader = CardReader.load(models)
+        except ModelMissingError as exc:
+            fail(str(exc))
+    with _progress("reviewing") as bar:
+        task = bar.add_task(video.name, total=None)
+        try:
+            result = review(video, out, rules=rules, options=table_rules.to_options(), players=roster, calibration=cal,
+                            reader=reader, truth=oracle, process_fps=fps,
+                            progress=lambda i, n: bar.update(task, completed=i, total=n))  # fmt: skip
+        except (CaptureError, ReviewError) as exc:
+            fail(str(exc))
+    for note in result.notes:
+        err.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
+    plays = sum(1 for e in result.events if type(e).__name__ == "Play")
+    flags = len(result.chain.flags) if result.chain else 0
+    console.print(f"{video}: {plays} plays, {flags} flags over {result.seconds:.1f} s; wrote {out}/events.jsonl, "
+                  f"{out}/report.html, {out}/annotated.mp4, {out}/calibration.json", highlight=False)  # fmt: skip
+    if result.partial:
+        raise typer.Exit(3)
+
+
+@app.command("live")
+def live_cmd(
+    source: Annotated[str, typer.Option(help="Camera index (0), stream URL, or a video to play at its own speed.")],
+    out: Annotated[Path, typer.Option(help="Folder for this round's events.jsonl, outbox and calibration.")],
+    players: Annotated[str | None, typer.Option(help='Player ids and back colours, e.g. "Ann:red,Bob:blue".')] = None,
+    calibration: Annotated[Path | None, typer.Option(help="A table.json from `demonref calibrate`.")] = None,
+    rules: PresetOpt = "racing-demon",
+    option: OptionOpt = None,
+    server: Annotated[str | None, typer.Option(help="Dashboard to feed, e.g. http://127.0.0.1:8000.")] = None,
+    table: Annotated[str, typer.Option(help="The dashboard table id.")] = "table1",
+    token: Annotated[
+        str | None, typer.Option(envvar="DEMONREF_RIG_TOKEN", help="The table's rig token (or DEMONREF_RIG_TOKEN).")
+    ] = None,
+    fps: Annotated[float, typer.Option(help="At most this many frames per second are processed.")] = 15.0,
+    models: Annotated[Path, typer.Option(help="Folder with detector.pt and identifier.pt.")] = Path("models"),
+) -> None:
+    """Referees a round live from a camera; events go to disk first, then to the dashboard (resent after a
+    network loss). Ctrl-C ends the round."""
+    from demonref.outbox import Outbox, http_poster
+    from vision.calibrate import Calibration, CalibrationError
+    from vision.capture import CaptureError, Source
+    from vision.live import run_live
+    from vision.models import CardReader, ModelMissingError
+    from vision.review import ReviewError, parse_players
+
+    table_rules = build_rules(rules, option)
+    try:
+        roster = parse_players(players)
+        cal = Calibration.load(calibration) if calibration else None
+        reader = CardReader.load(models)
+        src = Source.open(source)
+    except (ReviewError, CalibrationError, ModelMissingError, CaptureError) as exc:
+        fail(str(exc))
+    outbox = None
+    if server:
+        if not token:
+            fail("--server needs the table's rig token: --token or DEMONREF_RIG_TOKEN")
+        outbox = Outbox(out, http_poster(server, table, token))
+
+    def show(event: Event) -> None:
+        console.print(f"{event.t:7.1f}s  {dumps(event)}", highlight=False, soft_wrap=True)
+
+    try:
+        _, stats = run_live(src, out, rules=rules, options=table_rules.to_options(), players=roster,
+                                calibration=cal, reader=reader, outbox=outbox, process_fps=fps,
+                                pace=not src.live, on_event=show)  # fmt: skip
+    except CaptureError as exc:
+        fail(f"{exc} (the round so far is in {out}/events.jsonl)")
+    console.print(f"processed {stats.processed} of {stats.frames} frames ({stats.fps:.1f}/s); log in {out}/events.jsonl",
+                  highlight=False)  # fmt: skip
+    if outbox is not None and outbox.last_error:
+        err.print(f"[yellow]note:[/] not everything reached {server} ({outbox.last_error}); it stays in {out}/outbox.jsonl",
+                  highlight=False, soft_wrap=True)  # fmt: skip
+
+
+@app.command("calibrate")
+def calibrate_cmd(
+    print_sheet: Annotated[
+        Path | None, typer.Option("--print", help="Write a printable sheet of the four table markers (PNG).")
+    ] = None,
+    source: Annotated[
+        str | None, typer.Option(help="Camera index, stream URL, video or image to find them in.")
+    ] = None,
+    out: Annotated[Path, typer.Option(help="Where to save the calibration.")] = Path("table.json"),
+    corners: Annotated[
+        str | None,
+        typer.Option(help='Four image points instead of markers: "x,y x,y x,y x,y" clockwise from top-left.'),
+    ] = None,
+    size: Annotated[str | None, typer.Option(help="With --corners: the rectangle's size in mm, WIDTHxHEIGHT.")] = None,
+    timeout: Annotated[float, typer.Option(help="Seconds to look for the markers on a live source.")] = 20.0,
+) -> None:
+    """Makes the table calibration: prints the marker sheet, or finds the markers (or takes four corners) and
+    saves table.json. Player seats are added at round start by review/live, and may be edited by hand."""
+    import time
+    from collections.abc import Iterator
+
+    import cv2
+    import numpy as np
+
+    from vision.calibrate import CalibrationError, from_corners, from_markers, marker_sheet
+    from vision.capture import CaptureError, Source
+
+    if print_sheet is not None:
+        try:
+            marker_sheet(print_sheet)
+        except CalibrationError as exc:
+            fail(str(exc))
+        console.print(f"wrote {print_sheet}: print at 100% scale (markers 60 mm), cut out, lay at the table's corners")
+        if source is None:
+            return
+    if source is None:
+        fail("give --source (camera index, stream, video or image) to calibrate from, or --print to make the sheet")
+    still = Path(source).suffix.lower() in (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+    if still:
+        picture = cv2.imread(source)
+        if picture is None:
+            fail(f"{source}: not a readable image")
+        images: Iterator[np.ndarray] = iter([picture])
+    else:
+        try:
+            images = (frame.image for frame in Source.open(source).frames())
+        except CaptureError as exc:
+            fail(str(exc))
+    started = time.monotonic()
+    last_error = "no frame"
+    for image in images:
+        try:
+            if corners:
+                pts = [[float(v) for v in p.split(",")] for p in corners.split()]
+                w, _, h = (size or "").lower().partition("x")
+                if not w or not h:
+                    fail("--corners needs --size WIDTHxHEIGHT in mm")
+                cal = from_corners(pts, (float(w), float(h)), (image.shape[1], image.shape[0]))
+            else:
+                cal = from_markers(image)
+        except (CalibrationError, ValueError) as exc:
+            last_error = str(exc)
+            if still or time.monotonic() - started > timeout:
+                break
+            continue
+        cal.save(out)
+        size_text = f"{cal.table_mm[0]:.0f}×{cal.table_mm[1]:.0f} mm" if cal.table_mm else "unknown size"
+        console.print(f"wrote {out} ({cal.source}; marked rectangle {size_text})", highlight=False)
+        return
+    fail(f"calibration failed: {last_error}")
 
 
 @app.command("serve")

@@ -35,9 +35,12 @@ class ReconState:
     # Unattributed plays still waiting for a covered player's area to be seen again: (seq, card, candidates, t).
     pending: tuple[tuple[int, Card, tuple[str, ...], float], ...] = ()
     played: Mapping[str, frozenset[Card]] = field(default_factory=dict)  # identities each deck has put down
+    # player -> when their demon first showed a new top while the old one was nowhere to be seen (in a hand)
+    demon_hold: Mapping[str, float] = field(default_factory=dict)
 
 
 PENDING_SECONDS = 5.0  # how long an unattributed play waits for the areas that were covered
+HOLD_SECONDS = 4.0  # how long a demon's new top waits for the old one to land somewhere before it is a flip
 
 
 def _consistent(top: Card | None, pile: PileView) -> Card | None:
@@ -74,14 +77,20 @@ def _attribute(
     now: Mapping[str, PlayerView],
     t: float,
     played: Mapping[str, frozenset[Card]],
+    origin: str | None = None,
 ) -> tuple[str | None, str | None, list[str]]:
     """(player, source, candidates): who lately had ``card`` playable and no longer has it there. A deck
-    that already put this identity down cannot have it again."""
+    that already put this identity down cannot have it again. ``origin``, the area the card was tracked
+    from, settles it when that player could have played it."""
     had = [
         (pid, places[card][0])
         for pid, places in before.items()
         if card in places and t - places[card][1] <= RECENT_SECONDS and card not in played.get(pid, frozenset())
     ]
+    if origin is not None and card not in played.get(origin, frozenset()):
+        place = next((pl for pid, pl in had if pid == origin), None)
+        if place is not None or not had:
+            return origin, place, [pid for pid, _ in had] or [origin]
     gone = []
     for pid, place in had:
         view = now.get(pid)
@@ -111,8 +120,11 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             new = _consistent(before, pile)
             if new is None or new == before:
                 continue
+            if before is not None and new.rank <= before.rank:
+                continue  # foundations only grow: a lower top is the old card under a hand, or a misread
             for card, inferred in _new_cards(before, new):
-                player, source, candidates = _attribute(card, state.playable, players, view.t, played)
+                origin = pile.origin if card == new else None  # a tracked card is the one on top
+                player, source, candidates = _attribute(card, state.playable, players, view.t, played, origin)
                 extra: dict[str, Any] = {"frame": view.frame, "confidence": round(pile.confidence, 3)}
                 if inferred:
                     extra["inferred"] = True
@@ -131,6 +143,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         tops.update({p.id: p.top for p in view.foundations if p.top is not None})
     # Demons: a new top means the old one left (to a foundation, seen above, or into the line), then a flip.
     demon_tops = dict(state.demon_tops)
+    hold = dict(state.demon_hold)
     playable = {pid: dict(places) for pid, places in state.playable.items()}
     for pid, pv in players.items():
         if pv.occluded:
@@ -151,6 +164,15 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     )
                 )
                 seq += 1
+                hold.pop(pid, None)
+            elif view.t - hold.setdefault(pid, view.t) < HOLD_SECONDS:
+                # The old top is in a hand on its way to a foundation or the line: the flip waits for it, so the
+                # log says where it went before the demon shows its next card.
+                new_top = old
+            else:
+                hold.pop(pid, None)
+        else:
+            hold.pop(pid, None)
         if state.started and new_top is not None and new_top != old:
             events.append(Flip(seq=seq, t=view.t, player=pid, card=new_top, extra={"frame": view.frame}))
             seq += 1
@@ -174,7 +196,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     for e in events:
         if isinstance(e, Play) and e.player is None and e.extra.get("candidates"):
             still.append((e.seq, e.card, tuple(e.extra["candidates"]), e.t))
-    return ReconState(tops, playable, demon_tops, seq, True, tuple(still), played), events
+    return ReconState(tops, playable, demon_tops, seq, True, tuple(still), played, hold), events
 
 
 def reconstruct(views: Iterable[TableView]) -> list[Event]:

@@ -21,6 +21,7 @@ class PileView:
     top: Card | None
     confidence: float = 1.0
     candidates: tuple[tuple[Card, float], ...] = ()  # the identifier's top-k for the top card
+    origin: str | None = None  # the player in whose area the top card was first seen (tracked as it moved)
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,6 +3,7 @@ suit from rectified crops, with top-k), loaded from ``models/`` and never downlo
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,58 @@ def _threads(model: Any) -> None:
     torch.set_num_threads(2)
 
 
+BACKENDS = ("openvino", "onnx", "torch")
+CACHE = MODELS / ".cache"  # exports made from the committed weights on first use (git-ignored)
+
+
+def load_yolo(path: Path, task: str, imgsz: int, backend: str = "auto") -> tuple[Any, str]:
+    """The model at ``path`` on the fastest backend that works here: an OpenVINO (or ONNX Runtime) export made
+    from the weights on first use and cached by their hash, else the PyTorch weights themselves.
+    ``backend``: auto, openvino, onnx or torch. Returns (model, backend used)."""
+    from ultralytics import YOLO
+
+    if backend not in ("auto", *BACKENDS):
+        raise ValueError(f"unknown backend {backend!r}; known: auto, {', '.join(BACKENDS)}")
+    order = ["openvino", "onnx"] if backend == "auto" else [backend]
+    for name in order:
+        if name == "torch":
+            break
+        try:
+            return YOLO(str(_export(path, name, imgsz)), task=task), name
+        except Exception as exc:  # a missing runtime or a failed export: the next backend, finally PyTorch
+            if backend != "auto":
+                raise ModelMissingError(f"{path}: no {name} export could be made ({exc})") from exc
+    return YOLO(str(path), task=task), "torch"
+
+
+def _export(path: Path, fmt: str, imgsz: int) -> Path:
+    """An export of ``path`` in the cache, made once per weights file (processes racing to make it are fine:
+    each exports into its own folder and the first rename wins)."""
+    import hashlib
+    import os
+
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+    final = CACHE / f"{path.stem}-{digest}-{imgsz}-{fmt}"
+    name = f"{path.stem}_openvino_model" if fmt == "openvino" else f"{path.stem}.onnx"
+    if (final / name).exists():
+        return final / name
+    work = CACHE / f".{final.name}-{os.getpid()}"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    shutil.copy(path, work / path.name)
+    from ultralytics import YOLO
+
+    # Dynamic batch for the classifier (many crops at once); the detector takes one frame.
+    made = YOLO(str(work / path.name)).export(format=fmt, imgsz=imgsz, dynamic=path.stem != "detector", verbose=False)
+    if not (work / name).exists():
+        raise RuntimeError(f"export to {fmt} wrote {made}, not {name}")
+    try:
+        work.rename(final)
+    except OSError:  # another process finished first
+        shutil.rmtree(work, ignore_errors=True)
+    return final / name
+
+
 @dataclass
 class CardDetector:
     """Finds card faces and backs as oriented quads."""
@@ -43,13 +96,12 @@ class CardDetector:
     path: Path = MODELS / "detector.pt"
     imgsz: int = 640
     conf: float = 0.35
+    backend: str = "auto"
 
     def __post_init__(self) -> None:
         _require(self.path, "detector")
         offline_ultralytics()
-        from ultralytics import YOLO
-
-        self.model = YOLO(str(self.path), task="obb")
+        self.model, self.backend = load_yolo(self.path, "obb", self.imgsz, self.backend)
         self._warm = False
 
     def __call__(self, image: np.ndarray) -> Detections:
@@ -67,13 +119,12 @@ class CardIdentifier:
 
     path: Path = MODELS / "identifier.pt"
     imgsz: int = 64
+    backend: str = "auto"
 
     def __post_init__(self) -> None:
         _require(self.path, "identifier")
         offline_ultralytics()
-        from ultralytics import YOLO
-
-        self.model = YOLO(str(self.path), task="classify")
+        self.model, self.backend = load_yolo(self.path, "classify", self.imgsz, self.backend)
         self.names: dict[int, str] = dict(self.model.names)
         self._warm = False
 
@@ -118,8 +169,11 @@ class CardReader:
     identifier: CardIdentifier
 
     @staticmethod
-    def load(models: Path = MODELS) -> CardReader:
-        return CardReader(CardDetector(models / "detector.pt"), CardIdentifier(models / "identifier.pt"))
+    def load(models: Path = MODELS, backend: str = "auto") -> CardReader:
+        return CardReader(
+            CardDetector(models / "detector.pt", backend=backend),
+            CardIdentifier(models / "identifier.pt", backend=backend),
+        )
 
     def __call__(self, image: np.ndarray) -> Detections:
         return self.identifier(image, self.detector(image))

@@ -100,6 +100,24 @@ CASES = [
         [("ladder", "a", "QH", "demon", "line:2"), ("flip", "a", "3S")],
     ),
     (
+        "a foundation top that drops is a hand over the pile, not a play",
+        view(0, (pile("d", "5D"),), pv("a", "QH")),
+        view(1, (pile("d", "3D"),), pv("a", "QH")),
+        [],
+    ),
+    (
+        "the demon's new top waits while the old one is in a hand (no flip before its play)",
+        view(0, (), pv("a", "QH", ("5C",))),
+        view(1, (), pv("a", "3S", ("5C",))),
+        [],
+    ),
+    (
+        "two decks lose the same identity at once: the card tracked from an area settles it",
+        view(0, (pile("h", "AH"),), pv("a", "KS", (), "2H"), pv("b", "KD", ("2H",))),
+        view(1, (PileView("h", 0, 0, C("2H"), 0.9, (), "a"),), pv("a", "KS", (), "9C"), pv("b", "KD", ("JS",))),
+        [("play", "a", "2H", "h", "waste", False)],
+    ),
+    (
         "an occluded area changes nothing until it is seen again",
         view(0, (), pv("a", "QH")),
         view(1, (), pv("a", None, occluded=True)),
@@ -154,3 +172,15 @@ def test_unsettled_views_commit_nothing() -> None:
     assert reconstruct([before, moving]) == []
     settled = view(1.2, (pile("s", "2S"),), pv("a", "7D"))
     assert summary(reconstruct([before, moving, settled]))[0] == ("play", "a", "2S", "s", "demon", False)
+
+
+def test_a_held_demon_top_becomes_a_flip_once_its_old_top_lands_or_time_passes() -> None:
+    start = view(0, (), pv("a", "QH", ("5C",)))
+    lifted = view(1, (), pv("a", "3S", ("5C",)))
+    landed = view(2, (pile("h", "AH"),), pv("a", "3S", ("5C",)))
+    # Someone's AH lands; QH is still in a hand, so a's demon has not flipped yet.
+    assert summary(reconstruct([start, lifted, landed])) == [("play", None, "AH", "h", None, False)]
+    onto_line = view(2, (), pv("a", "3S", ("QH",)))
+    assert summary(reconstruct([start, lifted, onto_line])) == [("ladder", "a", "QH", "demon", "line:1"), ("flip", "a", "3S")]
+    much_later = view(1 + 5.0, (), pv("a", "3S", ("5C",)))
+    assert summary(reconstruct([start, lifted, much_later])) == [("flip", "a", "3S")]

@@ -113,8 +113,15 @@ def rectify(
     return cv2.warpPerspective(frame, cv2.getPerspectiveTransform(src, dst), (w, h), flags=cv2.INTER_AREA)
 
 
-def crops(frame: np.ndarray, truths: list[CardTruth]) -> list[tuple[str, str, np.ndarray]]:
-    """(identity, kind, image) crops: whole cards that are nearly uncovered, and every visible index corner."""
+JITTER = 0.04  # corner noise, as a share of the card's width: a detector's quads are about this far off
+
+
+def crops(
+    frame: np.ndarray, truths: list[CardTruth], rng: np.random.Generator | None = None
+) -> list[tuple[str, str, np.ndarray]]:
+    """(identity, kind, image) crops: whole cards that are nearly uncovered, and every visible index corner.
+    With ``rng``, each crop's corners are jittered as a detector's would be, and whole cards are sometimes
+    turned half a turn (the run-time corner order cannot tell a card from its half-turned self)."""
     out = []
     h, w = frame.shape[:2]
     for c in truths:
@@ -126,9 +133,17 @@ def crops(frame: np.ndarray, truths: list[CardTruth]) -> list[tuple[str, str, np
         if np.linalg.norm(q[1] - q[0]) < MIN_CARD_PX:
             continue  # too small for its index to be read by anyone
         if c.visible >= 0.9:
-            out.append((c.card, "card", rectify(frame, q, (CROP_W, CROP_H))))
-        out.append((c.card, "index", rectify(frame, q, (INDEX_W, INDEX_H), INDEX_PART)))
+            whole = np.roll(q, 2, axis=0) if rng is not None and rng.random() < 0.5 else q
+            out.append((c.card, "card", rectify(frame, _jitter(whole, rng), (CROP_W, CROP_H))))
+        out.append((c.card, "index", rectify(frame, _jitter(q, rng), (INDEX_W, INDEX_H), INDEX_PART)))
     return out
+
+
+def _jitter(quad: np.ndarray, rng: np.random.Generator | None) -> np.ndarray:
+    if rng is None:
+        return quad
+    side = float(np.linalg.norm(quad[1] - quad[0]))
+    return quad + rng.normal(0, JITTER * side, quad.shape)
 
 
 def _build_frame(out: Path, kind: str, seed: int, i: int, max_width: int) -> str:
@@ -147,7 +162,8 @@ def _build_frame(out: Path, kind: str, seed: int, i: int, max_width: int) -> str
         h, w = frame.shape[:2]
         (labels / f"{name}.txt").write_text("\n".join(obb_lines(truths, w, h)) + "\n", encoding="utf-8")
     else:
-        for j, (identity, what, img) in enumerate(crops(frame, truths)):
+        jitter = np.random.default_rng([seed, i, 7]) if plan.split == "train" else None
+        for j, (identity, what, img) in enumerate(crops(frame, truths, jitter)):
             folder = out / plan.split / identity
             folder.mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(folder / f"{name}_{j:03d}_{what}.png"), img)

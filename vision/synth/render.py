@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -93,7 +93,9 @@ def make_renderer(result: SimResult, seed: int, *, heldout: bool, size: tuple[in
     players = [p.id for p in result.players]
     colours = [p.back or "red" for p in result.players]
     decks = choose_decks(players, colours, rng, heldout=heldout)
-    style = style or SceneStyle.random(rng, size)
+    if style is None:  # a camera set up over a game sees the whole table
+        style = SceneStyle.random(rng, size)
+        style = replace(style, fill=min(style.fill, float(rng.uniform(0.85, 0.98))))
     geometry = TableGeometry.make(len(players), round_table=bool(rng.random() < 0.3), line_size=result.rules.line_size)
     renderer = SceneRenderer(geometry, players, lambda p, c: np.zeros((1, 1, 4), np.uint8), lambda p: np.zeros((1, 1, 4), np.uint8),
                              style, seed=seed, markers=markers, hands=hands, line_size=result.rules.line_size)  # fmt: skip

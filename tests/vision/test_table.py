@@ -1,0 +1,77 @@
+"""The table model on hand-made scenes: seats found around the table and named by back colour, cards put in
+the right slots, foundation piles kept by place and followed when carried off."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from referee.cards import Card
+from vision.calibrate import Calibration
+from vision.synth.faces import BACK_COLOURS
+from vision.table import Seen, TableModel, colour_name, find_seats
+
+IDENTITY = Calibration(((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)), (1000, 1000), "test", (1000.0, 1000.0))
+
+
+def card_at(x: float, y: float, card: str | None, *, back: bool = False, colour: str | None = None) -> Seen:
+    quad = np.array([[x - 31, y - 44], [x + 31, y - 44], [x + 31, y + 44], [x - 31, y + 44]], float)
+    bgr = tuple(float(v) for v in BACK_COLOURS[colour]) if colour else None
+    return Seen(quad, card, back, 0.9, ((card, 0.9),) if card else (), static=True, colour=bgr)  # type: ignore[arg-type]
+
+
+def dealt_row(angle: float, cards: list[str], colour: str, radius: float = 380.0) -> list[Seen]:
+    """A player's demon then line along their right hand, the stock beyond, at ``angle`` round the table."""
+    cx, cy = 500 + radius * math.cos(angle), 500 + radius * math.sin(angle)
+    down = np.array([math.cos(angle), math.sin(angle)])
+    right = np.array([down[1], -down[0]])
+    out = []
+    for k, c in enumerate(cards):
+        x, y = np.array([cx, cy]) + right * (k - 2) * 75
+        out.append(card_at(x, y, c))
+    sx, sy = np.array([cx, cy]) + right * 4.6 * 75
+    out.append(card_at(sx, sy, None, back=True, colour=colour))
+    return out
+
+
+def test_seats_named_by_back_colour_with_the_demon_away_from_the_stock() -> None:
+    seen = (
+        dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "blue")
+        + dealt_row(-math.pi / 2, ["QH", "9C", "8D", "7S", "6H"], "red")
+    )
+    seats = find_seats(IDENTITY, seen, line_size=4, players=[("ann", "red"), ("bob", "blue")])
+    by = {s.player: s for s in seats}
+    assert set(by) == {"ann", "bob"}
+    assert by["bob"].centre[1] > 500 and by["ann"].centre[1] < 500  # bob sits at the bottom
+    model = TableModel(IDENTITY.with_seats(seats), line_size=4)
+    view = model.view(0.0, 0, seen)
+    bob = view.player("bob")
+    assert bob is not None and bob.demon_top == Card.parse("KS")
+    assert bob.line == tuple(Card.parse(c) for c in ("2H", "3C", "4D", "5S"))
+    ann = view.player("ann")
+    assert ann is not None and ann.demon_top == Card.parse("QH")
+
+
+def test_seats_without_a_player_list_are_named_by_colour() -> None:
+    seen = dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "green") + dealt_row(
+        -math.pi / 2, ["QH", "9C", "8D", "7S", "6H"], "purple"
+    )
+    names = {s.player for s in find_seats(IDENTITY, seen, line_size=4)}
+    assert names == {"green", "purple"}
+    assert colour_name(BACK_COLOURS["navy"]) == "navy"
+
+
+def test_piles_keep_their_ids_and_a_carried_off_pile_keeps_its_own() -> None:
+    seen = dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "blue") + dealt_row(
+        -math.pi / 2, ["QH", "9C", "8D", "7S", "6H"], "red"
+    )
+    model = TableModel(IDENTITY.with_seats(find_seats(IDENTITY, seen, line_size=4)), line_size=4)
+    v1 = model.view(0.0, 1, [card_at(450, 500, "AS"), card_at(560, 500, "AH")])
+    ids = {str(p.top): p.id for p in v1.foundations}
+    v2 = model.view(1.0, 2, [card_at(453, 503, "2S"), card_at(560, 500, "AH")])  # nudged as 2S landed
+    assert {str(p.top): p.id for p in v2.foundations} == {"2S": ids["AS"], "AH": ids["AH"]}
+    v3 = model.view(2.0, 3, [card_at(200, 480, "3S"), card_at(560, 500, "AH")])  # carried off as 3S landed
+    assert {str(p.top): p.id for p in v3.foundations} == {"3S": ids["AS"], "AH": ids["AH"]}
+    v4 = model.view(3.0, 4, [card_at(450, 500, "AD"), card_at(560, 500, "AH")])  # a new ace where the old pile was
+    assert len({p.id for p in v4.foundations} | set(ids.values())) == 3

@@ -1,0 +1,190 @@
+"""Frames from wherever the camera is: a webcam index, a video file, an RTSP/HTTP stream or a folder of images.
+
+Every frame carries its timestamp (the file's own clock for videos and folders, the wall clock for live
+sources). Live sources notice dropped frames and reconnect with backoff when the camera goes away, without
+ending the round; a video file that stops early says where it stopped.
+
+>>> src = Source.open("recording.mp4")          # doctest: +SKIP
+>>> for frame in src.frames(every=2): ...       # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+
+
+class CaptureError(RuntimeError):
+    """A source could not be opened or was lost for good; the message says which and why."""
+
+
+@dataclass
+class Frame:
+    image: np.ndarray
+    t: float  # seconds since the source started
+    index: int  # frame number in the source
+
+
+@dataclass
+class Status:
+    """What happened while reading: shown to the user and written into reports."""
+
+    read: int = 0
+    dropped: int = 0  # live frames that arrived late enough that some in between were lost
+    reconnects: int = 0
+    expected: int | None = None  # frames a file said it had
+    stopped_early: str | None = None  # why a file ended before its end
+    notes: list[str] = field(default_factory=list)
+
+
+Opener = Callable[[], Any]  # returns a cv2.VideoCapture-like object (isOpened, read, get, release)
+
+
+@dataclass
+class Source:
+    """One camera or recording. Use ``Source.open(spec)``; iterate ``frames()``."""
+
+    name: str
+    live: bool
+    opener: Opener | None = None
+    folder: list[Path] | None = None
+    fps: float = 30.0
+    give_up_after: float = 60.0  # seconds a live source may stay away before the round is given up
+    backoff: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0)
+    clock: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], None] = time.sleep
+    status: Status = field(default_factory=Status)
+
+    @staticmethod
+    def open(spec: str | int | Path, *, fps: float | None = None) -> Source:
+        """``0`` (a webcam index), ``rtsp://…``/``http://…`` (a stream), a video file or a folder of images."""
+        text = str(spec)
+        if text.isdigit():
+            index = int(text)
+            return Source(f"camera {index}", True, lambda: cv2.VideoCapture(index), fps=fps or 30.0)
+        if "://" in text:
+            return Source(text, True, lambda: cv2.VideoCapture(text), fps=fps or 30.0)
+        path = Path(text)
+        if not path.exists():
+            raise CaptureError(f"{path}: no such file or folder (expected a video, an image folder or a camera index)")
+        if path.is_dir():
+            images = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+            if not images:
+                raise CaptureError(f"{path}: no images ({', '.join(IMAGE_SUFFIXES)}) in this folder")
+            return Source(str(path), False, folder=images, fps=fps or 2.0)
+        cap = cv2.VideoCapture(str(path))
+        if not cap.isOpened():
+            raise CaptureError(f"{path}: not a video OpenCV can read (expected MP4, AVI, MKV, …)")
+        ok, _ = cap.read()
+        if not ok:
+            cap.release()
+            raise CaptureError(f"{path}: no frame could be decoded (is the file empty or truncated?)")
+        rate = fps or cap.get(cv2.CAP_PROP_FPS) or 30.0
+        cap.release()
+        return Source(str(path), False, lambda: cv2.VideoCapture(str(path)), fps=rate)
+
+    def frames(self, every: int = 1) -> Iterator[Frame]:
+        """Every ``every``-th frame. Live sources reconnect when lost; files and folders end at their end."""
+        if self.folder is not None:
+            yield from self._folder(every)
+        elif self.live:
+            yield from self._live(every)
+        else:
+            yield from self._file(every)
+
+    def _folder(self, every: int) -> Iterator[Frame]:
+        assert self.folder is not None
+        self.status.expected = len(self.folder)
+        for i, path in enumerate(self.folder):
+            if i % every:
+                continue
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is None:
+                self.status.notes.append(f"{path.name}: not a readable image, skipped")
+                continue
+            self.status.read += 1
+            yield Frame(image, i / self.fps, i)
+
+    def _file(self, every: int) -> Iterator[Frame]:
+        assert self.opener is not None
+        cap = self.opener()
+        count = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        self.status.expected = count or None
+        i = 0
+        try:
+            while True:
+                ok = cap.grab()
+                if not ok:
+                    break
+                if i % every == 0:
+                    ok, image = cap.retrieve()
+                    if not ok or image is None:
+                        break
+                    ms = cap.get(cv2.CAP_PROP_POS_MSEC)
+                    t = ms / 1000.0 if ms and ms > 0 else i / self.fps
+                    self.status.read += 1
+                    yield Frame(image, t, i)
+                i += 1
+        finally:
+            cap.release()
+        if count and i < count - 1:
+            self.status.stopped_early = (
+                f"{self.name}: the video stopped at frame {i} of {count} ({i / self.fps:.1f} s of "
+                f"{count / self.fps:.1f} s); the file looks truncated or damaged, so this review covers only that part"
+            )
+
+    def _live(self, every: int) -> Iterator[Frame]:
+        assert self.opener is not None
+        start = self.clock()
+        cap = self._connect(start, limit=min(self.give_up_after, 10.0))  # a wrong address should fail soon
+        last_t: float | None = None
+        i = 0
+        try:
+            while True:
+                ok, image = cap.read() if cap is not None else (False, None)
+                if not ok or image is None:
+                    if cap is not None:
+                        cap.release()
+                    self.status.notes.append(f"{self.name} lost at {self.clock() - start:.1f} s; reconnecting")
+                    cap = self._connect(start)
+                    last_t = None
+                    continue
+                t = self.clock() - start
+                if last_t is not None and t - last_t > 1.8 / self.fps:
+                    self.status.dropped += max(0, round((t - last_t) * self.fps) - 1)
+                last_t = t
+                if i % every == 0:
+                    self.status.read += 1
+                    yield Frame(image, t, i)
+                i += 1
+        finally:
+            if cap is not None:
+                cap.release()
+
+    def _connect(self, start: float, limit: float | None = None) -> Any:
+        """Opens the live source, retrying with backoff; gives up after ``give_up_after`` seconds away."""
+        assert self.opener is not None
+        limit = self.give_up_after if limit is None else limit
+        lost_at = self.clock()
+        attempt = 0
+        while True:
+            cap = self.opener()
+            if cap is not None and cap.isOpened():
+                if attempt:
+                    self.status.reconnects += 1
+                return cap
+            if self.clock() - lost_at >= limit:
+                raise CaptureError(
+                    f"{self.name}: no picture for {limit:.0f} s (tried {attempt + 1} times); "
+                    "check the cable or the stream address. Everything seen so far was kept."
+                )
+            self.sleep(self.backoff[min(attempt, len(self.backoff) - 1)])
+            attempt += 1

@@ -1,0 +1,112 @@
+"""Live refereeing: the camera chain on a camera (or a video played at its own speed), events written to disk
+as they happen and sent to the dashboard through the rig's outbox.
+
+The chain processes the newest frames it can keep up with (``process_fps`` at most); frames it cannot keep up
+with are skipped, never queued, so the referee stays within a blink of the table.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.events import Event, dumps
+from vision.calibrate import Calibration
+from vision.capture import CaptureError, Source
+from vision.pipeline import Chain
+
+
+@dataclass
+class LiveStats:
+    frames: int = 0
+    processed: int = 0
+    seconds: float = 0.0
+    busy: float = 0.0  # seconds spent processing
+
+    @property
+    def fps(self) -> float:
+        return self.processed / self.seconds if self.seconds > 0 else 0.0
+
+
+def run_live(
+    source: Source,
+    out: Path,
+    *,
+    rules: str = "racing-demon",
+    options: dict[str, Any] | None = None,
+    players: Sequence[tuple[str, str | None]] | None = None,
+    calibration: Calibration | None = None,
+    reader: Any,
+    outbox: Any | None = None,
+    process_fps: float = 15.0,
+    pace: bool = False,
+    stop: Callable[[], bool] = lambda: False,
+    on_event: Callable[[Event], None] | None = None,
+    max_seconds: float | None = None,
+) -> tuple[Chain, LiveStats]:
+    """Runs until the source ends, ``stop()`` says so, or ``max_seconds`` of play; then ends the round.
+    ``pace``: play a file at its own speed (as a camera would deliver it)."""
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        log = (out / "events.jsonl").open("x", encoding="utf-8")
+    except FileExistsError:
+        raise CaptureError(f"{out}/events.jsonl already holds a round; give another --out") from None
+
+    def emit(event: Event) -> None:
+        log.write(dumps(event) + "\n")
+        log.flush()
+        if outbox is not None:
+            outbox.put(event)
+        if on_event is not None:
+            on_event(event)
+
+    chain = Chain(rules, dict(options or {}), players, detect=reader.detector, identify=reader.identifier,
+                  calibration=calibration, frame_rate=round(process_fps), on_event=emit)  # fmt: skip
+    stats = LiveStats()
+    started = time.monotonic()
+    next_due = 0.0
+    last_flush = 0.0
+    reason = "stopped"
+    t = 0.0
+    try:
+        for frame in source.frames():
+            stats.frames += 1
+            t = frame.t
+            if pace:
+                ahead = frame.t - (time.monotonic() - started)
+                if ahead > 0:
+                    time.sleep(ahead)
+                elif ahead < -1.0 / process_fps:
+                    continue  # behind the clock: drop this frame, as a camera would
+            if frame.t < next_due:
+                continue
+            t0 = time.monotonic()
+            chain.feed(frame.image, frame.t, frame.index)
+            stats.busy += time.monotonic() - t0
+            stats.processed += 1
+            next_due = frame.t + 1.0 / process_fps
+            if outbox is not None and time.monotonic() - last_flush > 0.25:
+                outbox.flush()
+                last_flush = time.monotonic()
+            if stop() or (max_seconds is not None and frame.t >= max_seconds):
+                reason = "stopped by the operator"
+                break
+        else:
+            reason = "the video ended" if not source.live else "the camera stream ended"
+    except CaptureError as exc:
+        reason = f"camera lost: {exc}"
+        raise
+    except KeyboardInterrupt:
+        reason = "stopped by the operator"
+    finally:
+        stats.seconds = time.monotonic() - started
+        chain.finish(t, reason=reason)
+        log.close()
+        if chain.calibration is not None:
+            chain.calibration.save(out / "calibration.json")
+        if outbox is not None:
+            outbox.flush(now=float("inf"))
+    return chain, stats

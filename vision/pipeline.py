@@ -1,0 +1,174 @@
+"""The camera chain: frames in, a refereed round out.
+
+``Chain.feed(image, t, frame)`` runs detection (or takes the oracle's), tracking, the table model and the
+referee's reconstruction, and returns the events the frame implied; ``Chain.finish`` ends the round.
+Everything after the detector is the same for the oracle and the real models, so the oracle measures the
+chain's own logic.
+
+Order of business at the start of a video: calibration (markers, else card sizes), then the seats from the
+first frames in which the dealt table lies still, then ``round_start``; from there every processed frame
+becomes a ``TableView``, marked settled once its foundations have not changed for a few frames.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from referee.events import Event, Out, PlayerSpec, RoundEnd, RoundStart
+from referee.game import RoundState, Verdict, apply, initial
+from referee.reconstruct import ReconState, step
+from referee.rules import Rules
+from referee.tableview import TableView
+from vision.calibrate import Calibration, CalibrationError, from_card_sizes, from_markers
+from vision.detections import Detections
+from vision.table import Seen, TableModel, find_seats
+from vision.track import CardTracks
+
+SETTLE_FRAMES = 3  # processed frames a foundation change must hold before it is committed
+SEAT_FRAMES = 3  # processed frames the dealt table must lie still before seats are taken
+
+
+@dataclass
+class Flag:
+    """A verdict with where it was seen (for the report and the annotated video)."""
+
+    verdict: Verdict
+    frame: int
+    t: float
+    quad: list[list[float]] | None = None
+
+
+@dataclass
+class Chain:
+    """One round seen by one camera. ``detect``: image → Detections (None when the caller passes the oracle's
+    detections to ``feed``); ``identify``: the identifier (None when detections come already read)."""
+
+    rules_name: str
+    options: dict[str, Any] = field(default_factory=dict)
+    players: Sequence[tuple[str, str | None]] | None = None  # (id, back colour) when known
+    detect: Callable[[np.ndarray], Detections] | None = None
+    identify: Any | None = None
+    calibration: Calibration | None = None
+    frame_rate: int = 30
+    on_event: Callable[[Event], None] | None = None
+
+    def __post_init__(self) -> None:
+        self.rules = Rules.preset(self.rules_name).with_options(self.options)
+        self.tracks = CardTracks(self.identify, frame_rate=self.frame_rate)
+        self.model: TableModel | None = None
+        self.recon = ReconState()
+        self.state: RoundState = initial()
+        self.events: list[Event] = []
+        self.flags: list[Flag] = []
+        self.seen: list[Seen] = []
+        self.last_view: TableView | None = None
+        self._still = 0
+        self._last_key: object = None
+        self._run = 0
+        self.processed = 0
+        self.notes: list[str] = []
+
+    @property
+    def started(self) -> bool:
+        return self.model is not None
+
+    def _emit(self, event: Event, frame: int) -> None:
+        self.events.append(event)
+        self.state, verdicts = apply(self.state, event)
+        for v in verdicts:
+            quad = None
+            card = getattr(event, "card", None)
+            if card is not None:
+                match = [s for s in self.seen if s.card == str(card)]
+                if match:
+                    quad = np.asarray(match[0].quad).round(1).tolist()
+            self.flags.append(Flag(v, frame, event.t, quad))
+        if self.on_event is not None:
+            self.on_event(event)
+
+    def _calibrate(self, image: np.ndarray, seen: Sequence[Seen]) -> None:
+        size = (int(image.shape[1]), int(image.shape[0]))
+        if self.calibration is not None:
+            self.calibration = self.calibration.scaled_to(size)
+            return
+        try:
+            self.calibration = from_markers(image)
+        except CalibrationError as exc:
+            if seen:
+                self.calibration = from_card_sizes([s.quad for s in seen], size)
+                self.notes.append(f"no table markers ({exc}); scale taken from the cards' size")
+
+    def feed(self, image: np.ndarray, t: float, frame: int, detections: Detections | None = None) -> list[Event]:
+        """Processes one frame; returns the events it implied (round_start included, once)."""
+        if detections is None:
+            if self.detect is None:
+                raise ValueError("the chain has no detector: pass the frame's detections")
+            detections = self.detect(image)
+        self.seen = self.tracks.update(image, detections)
+        self.processed += 1
+        before = len(self.events)
+        if self.calibration is None or (
+            self.model is None and tuple(self.calibration.image_size) != image.shape[1::-1]
+        ):
+            self._calibrate(image, self.seen)
+        if self.calibration is None:
+            return []
+        if self.model is None:
+            self._try_start(t, frame)
+            if self.model is None:
+                return []
+        view = self.model.view(t, frame, self.seen)
+        key = tuple((p.id, p.top) for p in view.foundations)
+        self._run = self._run + 1 if key == self._last_key else 1
+        self._last_key = key
+        view = replace(view, settled=self._run >= SETTLE_FRAMES)
+        self.recon, events = step(self.recon, view)
+        for e in events:
+            self._emit(e, frame)
+        self.last_view = view
+        return self.events[before:]
+
+    def _try_start(self, t: float, frame: int) -> None:
+        faces = [s for s in self.seen if not s.back and s.card is not None]
+        still = faces and all(s.static for s in faces)
+        self._still = self._still + 1 if still else 0
+        if self._still < SEAT_FRAMES:
+            return
+        assert self.calibration is not None
+        if not self.calibration.seats:
+            try:
+                seats = find_seats(self.calibration, self.seen, line_size=self.rules.line_size, players=self.players)
+            except ValueError as exc:
+                self.notes.append(str(exc))
+                return
+            self.calibration = self.calibration.with_seats(seats)
+        self.model = TableModel(self.calibration, self.rules.line_size)
+        ids = [p for p, _ in self.players] if self.players else [s.player for s in self.calibration.seats]
+        back = {s.player: s.back for s in self.calibration.seats}
+        specs = tuple(PlayerSpec(pid, self.rules.demon_size, back=back.get(pid)) for pid in ids)
+        start = RoundStart(seq=0, t=t, rules=self.rules_name, players=specs, options=dict(self.options),
+                           extra={"frame": frame, "calibration": self.calibration.source})  # fmt: skip
+        self._emit(start, frame)
+        view = self.model.view(t, frame, self.seen)
+        self.recon, _ = step(self.recon, view)  # the dealt table: what each player could play at the start
+        self.last_view = view
+
+    def finish(self, t: float, reason: str = "video ended") -> list[Event]:
+        """Out for the one player whose demon is seen empty (when nobody called it), then round_end."""
+        before = len(self.events)
+        if not self.started:
+            return []
+        frame = self.last_view.frame if self.last_view else 0
+        seq = self.recon.next_seq
+        view = self.last_view
+        if view is not None and not any(isinstance(e, Out) for e in self.events):
+            empty = [p.id for p in view.players if p.demon_top is None and not p.occluded]
+            if len(empty) == 1:
+                self._emit(Out(seq=seq, t=view.t, player=empty[0], extra={"inferred": True, "frame": frame}), frame)
+                seq += 1
+        self._emit(RoundEnd(seq=seq, t=t, reason=reason), frame)
+        return self.events[before:]

@@ -1,0 +1,377 @@
+"""From cards seen in a frame to a ``TableView``: which player's area each card lies in, which slot (demon, line
+pile, waste) it occupies, and which foundation pile it belongs to.
+
+Everything here works in table millimetres (``Calibration.to_table``), so a tilted camera and a round table
+look the same. Seats are found once, from the dealt table at round start (``find_seats``); foundation piles
+keep their ids while they are nudged, and a completed pile carried off keeps its id when its King shows up
+elsewhere.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from referee.cards import Card
+from referee.tableview import PileView, PlayerView, TableView
+from vision.calibrate import CARD_MM, Calibration, Seat
+from vision.synth.faces import BACK_COLOURS
+
+LADDER_REACH_MM = 14 * 21.0  # how far a ladder can grow towards its player
+PILE_RADIUS_MM = 0.6 * CARD_MM[1]  # cards closer than this to a pile's centre belong to that pile
+LIFT_SECONDS = 2.0  # a card seen moving out of an area this recently is the same card seen again in flight
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """One card as the chain saw it in one frame."""
+
+    quad: np.ndarray  # 4×2 image pixels
+    card: str | None  # "QS"; None for a back or an unread face
+    back: bool
+    conf: float
+    candidates: tuple[tuple[str, float], ...] = ()
+    track: int = -1
+    static: bool = True  # has not moved lately (a card in a hand is not static)
+    colour: tuple[float, float, float] | None = None  # a back's mean colour (BGR)
+
+    def centre(self) -> np.ndarray:
+        return np.asarray(self.quad, np.float64).mean(axis=0)
+
+
+def colour_name(bgr: Sequence[float]) -> str:
+    """The nearest named back colour (in Lab)."""
+    lab = _lab(bgr)
+    return min(BACK_COLOURS, key=lambda n: float(np.linalg.norm(_lab(BACK_COLOURS[n]) - lab)))
+
+
+def _lab(bgr: Sequence[float]) -> np.ndarray:
+    """Lab with lightness down-weighted: room light changes how light a back looks more than its hue."""
+    px = np.clip(np.array([[bgr]], np.float32) / 255.0, 0, 1)
+    return cv2.cvtColor(px, cv2.COLOR_BGR2Lab).reshape(3).astype(np.float64) * [0.4, 1.0, 1.0]
+
+
+def back_colour(image: np.ndarray, quad: np.ndarray) -> tuple[float, float, float]:
+    """A back's colour: the median of its inked pixels (the white border and highlights left out)."""
+    from vision.detections import card_corners
+    from vision.synth.dataset import rectify
+
+    crop = rectify(image, card_corners(quad), (32, 44))[6:-6, 5:-5]
+    hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    px = crop.reshape(-1, 3)
+    inked = px[(hsv[:, 1] > 50) | (hsv[:, 2] < 90)]
+    if len(inked) < 10:
+        inked = px
+    med = np.median(inked, axis=0)
+    return (float(med[0]), float(med[1]), float(med[2]))
+
+
+def _angle_groups(angles: np.ndarray, groups: int) -> list[np.ndarray]:
+    """Splits points around a circle into ``groups`` runs at the widest angular gaps; index arrays."""
+    order = np.argsort(angles)
+    a = angles[order]
+    gaps = np.diff(np.concatenate([a, a[:1] + 2 * math.pi]))
+    cuts = np.sort(np.argsort(gaps)[::-1][:groups])
+    runs = []
+    for k in range(len(cuts)):
+        start, end = cuts[k] + 1, cuts[(k + 1) % len(cuts)] + 1
+        idx = list(range(start, end)) if end > start else list(range(start, len(a))) + list(range(0, end))
+        if len(cuts) == 1:
+            idx = list(range(start, len(a))) + list(range(0, start))
+        runs.append(order[np.array(idx, int) % len(a)])
+    return runs
+
+
+def find_seats(
+    calibration: Calibration,
+    seen: Sequence[Seen],
+    *,
+    line_size: int,
+    players: Sequence[tuple[str, str | None]] | None = None,
+    centre: tuple[float, float] | None = None,
+) -> list[Seat]:
+    """The players' seats from the dealt table: each player's face-up demon top and line lie in a row at the
+    table's edge, their stock (backs) beside it. ``players``: (id, back colour name) when known. Players are
+    split at the widest angular gaps around the table's middle."""
+    faces = [s for s in seen if not s.back]
+    backs = [s for s in seen if s.back]
+    if not faces:
+        raise ValueError("no face-up cards in view: deal the demons and lines before the round starts")
+    xy = calibration.to_table(np.array([s.centre() for s in faces]))
+    bxy = calibration.to_table(np.array([s.centre() for s in backs])) if backs else np.zeros((0, 2))
+    if centre is None:
+        if calibration.table_mm:
+            centre = (calibration.table_mm[0] / 2, calibration.table_mm[1] / 2)
+        else:
+            allxy = np.vstack([xy, bxy]) if len(bxy) else xy
+            centre = (float(allxy[:, 0].mean()), float(allxy[:, 1].mean()))
+    c = np.asarray(centre)
+    n = len(players) if players else max(1, round(len(faces) / (line_size + 1)))
+    angles = np.arctan2(xy[:, 1] - c[1], xy[:, 0] - c[0])
+    runs = _angle_groups(angles, n)
+    seats: list[Seat] = []
+    for k, run in enumerate(runs):
+        pts = xy[run]
+        mid = pts.mean(axis=0)
+        down = mid - c
+        if len(pts) >= 3:  # the row's own direction is better than the direction to the middle
+            _, _, vt = np.linalg.svd(pts - mid)
+            along = vt[0]
+            normal = np.array([along[1], -along[0]])
+            down = normal if normal @ (mid - c) > 0 else -normal
+        down = down / max(1e-9, float(np.linalg.norm(down)))
+        right = np.array([down[1], -down[0]])
+        lx = (pts - mid) @ right
+        slots = np.sort(_merge_slots(lx))
+        # The stock lies in the row, beyond one end: that end is away from the demon.
+        local_b = np.stack([(bxy - mid) @ right, (bxy - mid) @ down], axis=1) if len(bxy) else np.zeros((0, 2))
+        reach = float(np.ptp(lx)) / 2 + 6 * CARD_MM[0] if len(lx) else 0.0
+        near_backs = [j for j in range(len(bxy)) if abs(local_b[j, 1]) < CARD_MM[1] and abs(local_b[j, 0]) < reach]
+        if near_backs:
+            bx = float(np.mean(local_b[near_backs, 0]))
+            demon_left = abs(bx - slots[0]) > abs(bx - slots[-1])
+        else:
+            demon_left = calibration.demon_side == "left"
+        ordered = list(slots) if demon_left else list(slots[::-1])
+        demon, line = float(ordered[0]), [float(v) for v in ordered[1 : 1 + line_size]]
+        pitch = float(np.median(np.abs(np.diff(ordered)))) if len(ordered) > 1 else CARD_MM[0] * 1.2
+        step = pitch if demon_left else -pitch
+        waste = (line[-1] if line else demon) + step * 1.15
+        colour = None
+        name = None
+        bgr = None
+        if near_backs:
+            cols = [backs[j].colour for j in near_backs if backs[j].colour is not None]
+            if cols:
+                bgr = tuple(float(v) for v in np.median(np.array(cols), axis=0))
+                colour = colour_name(bgr)
+        seats.append(
+            Seat(
+                player=name or f"p{k + 1}",
+                centre=(float(mid[0]), float(mid[1])),
+                down=(float(down[0]), float(down[1])),
+                demon=demon,
+                line=tuple(line),
+                waste=waste,
+                back=colour,
+                back_bgr=bgr,  # type: ignore[arg-type]
+            )
+        )
+    return _name_seats(seats, players)
+
+
+def _merge_slots(lx: np.ndarray) -> np.ndarray:
+    """Positions along the row, cards closer than half a card width taken as one slot."""
+    out: list[list[float]] = []
+    for v in np.sort(lx):
+        if out and v - out[-1][-1] < CARD_MM[0] * 0.5:
+            out[-1].append(float(v))
+        else:
+            out.append([float(v)])
+    return np.array([np.mean(g) for g in out])
+
+
+def _name_seats(seats: list[Seat], players: Sequence[tuple[str, str | None]] | None) -> list[Seat]:
+    """Gives each seat its player: by back colour when the players' colours are known, else in order around
+    the table; without a player list, a seat is named by its back colour (or p1, p2, …)."""
+    from dataclasses import replace
+
+    if not players:
+        named, used = [], set[str]()
+        for k, s in enumerate(seats):
+            base = s.back or f"p{k + 1}"
+            name, n = base, 2
+            while name in used:
+                name, n = f"{base}{n}", n + 1
+            used.add(name)
+            named.append(replace(s, player=name))
+        return named
+    import lap  # ultralytics' tracker needs it too
+
+    cost = np.zeros((len(seats), len(players)))
+    for i, s in enumerate(seats):
+        for j, (_pid, colour) in enumerate(players):
+            if s.back_bgr is not None and colour in BACK_COLOURS:
+                cost[i, j] = float(np.linalg.norm(_lab(s.back_bgr) - _lab(BACK_COLOURS[colour])))
+            else:
+                cost[i, j] = 1000.0 + abs(i - j)  # unknown colours: keep the order around the table
+    _, x, _ = lap.lapjv(cost, extend_cost=True)
+    out = list(seats)
+    for i, j in enumerate(x):
+        if j < 0:
+            continue
+        pid, colour = players[int(j)]
+        out[i] = replace(seats[i], player=pid, back=colour or seats[i].back)
+    return out
+
+
+@dataclass
+class _Pile:
+    id: str
+    xy: np.ndarray
+    top: Card | None
+    last_seen: int
+
+
+class TableModel:
+    """Turns the cards seen in each frame into a ``TableView`` (areas, slots, foundation piles)."""
+
+    def __init__(self, calibration: Calibration, line_size: int) -> None:
+        if not calibration.seats:
+            raise ValueError("the calibration has no seats: find them at round start first")
+        self.calibration = calibration
+        self.line_size = line_size
+        self.piles: list[_Pile] = []
+        self._next_pile = 1
+        self._last_columns: dict[str, set[str]] = {}
+        self._origin: dict[int, tuple[str | None, str | None]] = {}  # track -> (area first seen in, card)
+        self._lifted: dict[str, dict[str, float]] = {}  # card -> area it was carried from -> when last seen moving
+
+    def assign(self, xy: np.ndarray) -> tuple[str | None, str | None]:
+        """(player, column) for a point in table mm; (None, None) in the foundation area."""
+        best: tuple[float, str, str] | None = None
+        for seat in self.calibration.seats:
+            lx, ly = seat.local(xy)[0]
+            pitch = seat.pitch
+            lo, hi = sorted((seat.demon, seat.waste))
+            if not (lo - pitch * 0.75 <= lx <= hi + pitch * 0.75):
+                continue
+            if not (-CARD_MM[1] * 0.8 <= ly <= LADDER_REACH_MM):
+                continue
+            columns = {"demon": seat.demon, "waste": seat.waste} | {f"line:{i + 1}": v for i, v in enumerate(seat.line)}
+            column, where = min(columns.items(), key=lambda kv: abs(kv[1] - lx))
+            if column != "waste" and abs(where - lx) > pitch * 0.6:
+                column = "waste" if abs(seat.waste - lx) < abs(seat.demon - lx) else column
+            dist = abs(ly)
+            if best is None or dist < best[0]:
+                best = (dist, seat.player, column)
+        return (best[1], best[2]) if best else (None, None)
+
+    def view(self, t: float, frame: int, seen: Sequence[Seen]) -> TableView:
+        cal = self.calibration
+        faces = [s for s in seen if not s.back and s.card is not None]
+        xy = cal.to_table(np.array([s.centre() for s in faces])) if faces else np.zeros((0, 2))
+        columns: dict[str, dict[str, list[tuple[Seen, np.ndarray]]]] = {s.player: {} for s in cal.seats}
+        middle: list[tuple[Seen, np.ndarray]] = []
+        for s, p in zip(faces, xy, strict=True):
+            if s.track >= 0 and self._origin.get(s.track, (None, None))[1] != s.card:
+                origin = self.assign(p)[0]  # where this card was first seen
+                if origin is None and s.card is not None:
+                    # The tracker lost it in flight: the same card, just lifted from one area (two players
+                    # moving the same identity at once leave it to the referee's other evidence).
+                    movers = [pid for pid, t0 in self._lifted.get(s.card, {}).items() if t - t0 <= LIFT_SECONDS]
+                    origin = movers[0] if len(movers) == 1 else None
+                self._origin[s.track] = (origin, s.card)
+            if not s.static:
+                origin = self._origin.get(s.track, (None, None))[0]
+                if origin is not None and s.card is not None:
+                    self._lifted.setdefault(s.card, {})[origin] = t
+                continue  # a card in a hand, on its way somewhere
+            player, column = self.assign(p)
+            if player is None or column is None:
+                middle.append((s, p))
+            else:
+                columns[player].setdefault(column, []).append((s, p))
+        players = []
+        for seat in cal.seats:
+            cols = columns[seat.player]
+            down = np.array([0.0, 1.0])
+            fan = np.array([1.0 if seat.waste > seat.demon else -1.0, 0.0])
+            now = {c for c, items in cols.items() if items and c != "waste"}
+            before = self._last_columns.get(seat.player, set())
+            occluded = len(before - now) >= 2  # a hand over the area hides several piles at once
+            if not occluded:
+                self._last_columns[seat.player] = now
+            players.append(
+                PlayerView(
+                    seat.player,
+                    demon_top=_top(seat, cols.get("demon"), down),
+                    line=tuple(_top(seat, cols.get(f"line:{i + 1}"), down) for i in range(len(seat.line))),
+                    waste_top=_top(seat, cols.get("waste"), fan),
+                    occluded=occluded,
+                )
+            )
+        foundations = self._piles(frame, middle)
+        return TableView(t, frame, foundations, tuple(players))
+
+    def _piles(self, frame: int, middle: list[tuple[Seen, np.ndarray]]) -> tuple[PileView, ...]:
+        """Groups the middle's cards into piles (the highest card of a group is its top: foundations build
+        up) and matches them to the known piles by place, or by top card when a pile was carried off."""
+        groups: list[list[tuple[Seen, np.ndarray]]] = []
+        for item in sorted(middle, key=lambda it: -it[0].conf):
+            for g in groups:
+                if np.linalg.norm(np.mean([p for _, p in g], axis=0) - item[1]) < PILE_RADIUS_MM:
+                    g.append(item)
+                    break
+            else:
+                groups.append([item])
+        views: list[tuple[_Pile, PileView]] = []
+        free = list(self.piles)
+        for g in groups:
+            centre = np.mean([p for _, p in g], axis=0)
+            best = max(g, key=lambda it: (_rank(it[0].card), it[0].conf))
+            card = _card(best[0].card)
+            # An ace where a pile of higher cards lay starts a new pile (the old one was taken away).
+            near = [
+                p
+                for p in free
+                if np.linalg.norm(p.xy - centre) < PILE_RADIUS_MM
+                and not (card is not None and card.rank == 1 and p.top is not None and p.top.rank > 1)
+            ]
+            pile = min(near, key=lambda p: float(np.linalg.norm(p.xy - centre))) if near else None
+            if pile is not None:
+                free.remove(pile)
+                pile.xy = 0.8 * pile.xy + 0.2 * centre  # piles get nudged: follow slowly
+            else:
+                # A pile carried off (a completed one set aside) shows up elsewhere with its top, or with
+                # the card that completed it as it went.
+                moved = [p for p in free if p.last_seen < frame and _continues(p.top, card)]
+                if moved:
+                    pile = moved[0]
+                    free.remove(pile)
+                    pile.xy = centre
+                else:
+                    pile = _Pile(f"f{self._next_pile}", centre, card, frame)
+                    self._next_pile += 1
+                    self.piles.append(pile)
+            pile.top, pile.last_seen = card, frame
+            candidates = tuple((c, p) for c, p in ((_card(n), pr) for n, pr in best[0].candidates) if c is not None)
+            origin, seen_as = self._origin.get(best[0].track, (None, None))
+            origin = origin if seen_as == best[0].card else None
+            views.append(
+                (pile, PileView(pile.id, float(pile.xy[0]), float(pile.xy[1]), card, best[0].conf, candidates, origin))  # type: ignore[arg-type]
+            )
+        views.sort(key=lambda v: v[0].id)
+        return tuple(v for _, v in views)
+
+
+def _top(seat: Seat, items: list[tuple[Seen, np.ndarray]] | None, along: np.ndarray) -> Card | None:
+    """The uncovered card of a pile: the one lying furthest along the way the pile grows."""
+    if not items:
+        return None
+    best = max(items, key=lambda it: float(seat.local(it[1])[0] @ along))
+    return _card(best[0].card)
+
+
+def _continues(top: Card | None, card: Card | None) -> bool:
+    if top is None or card is None or card.suit is None or top.suit != card.suit:
+        return False
+    return card.rank in (top.rank, top.rank + 1) and card.rank > 1
+
+
+def _card(name: str | None) -> Card | None:
+    if name is None or name == "back":
+        return None
+    try:
+        return Card.parse(name)
+    except ValueError:
+        return None
+
+
+def _rank(name: str | None) -> int:
+    c = _card(name)
+    return c.rank if c is not None else -1
