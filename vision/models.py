@@ -3,7 +3,11 @@ suit from rectified crops, with top-k), loaded from ``models/`` and never downlo
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import shutil
+import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,11 +58,26 @@ def load_yolo(path: Path, task: str, imgsz: int, backend: str = "auto") -> tuple
         if name == "torch":
             break
         try:
-            return YOLO(str(_export(path, name, imgsz)), task=task), name
+            with _quiet():
+                return YOLO(str(_export(path, name, imgsz)), task=task), name
         except Exception as exc:  # a missing runtime or a failed export: the next backend, finally PyTorch
             if backend != "auto":
                 raise ModelMissingError(f"{path}: no {name} export could be made ({exc})") from exc
     return YOLO(str(path), task=task), "torch"
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """Ultralytics talks on stdout while exporting and loading; stdout belongs to ``--json`` output."""
+    from ultralytics.utils import LOGGER
+
+    level = LOGGER.level
+    LOGGER.setLevel(logging.WARNING)
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        LOGGER.setLevel(level)
 
 
 def _export(path: Path, fmt: str, imgsz: int) -> Path:
@@ -105,7 +124,8 @@ class CardDetector:
         self._warm = False
 
     def __call__(self, image: np.ndarray) -> Detections:
-        result = self.model.predict(image, imgsz=self.imgsz, conf=self.conf, device="cpu", verbose=False)[0]
+        with _quiet():  # ultralytics announces each runtime it loads on stdout
+            result = self.model.predict(image, imgsz=self.imgsz, conf=self.conf, device="cpu", verbose=False)[0]
         if not self._warm:
             _threads(self.model)  # ultralytics sets 1 thread on its first predict; two are 1.7x faster
             self._warm = True
@@ -125,7 +145,8 @@ class CardIdentifier:
         _require(self.path, "identifier")
         offline_ultralytics()
         self.model, self.backend = load_yolo(self.path, "classify", self.imgsz, self.backend)
-        self.names: dict[int, str] = dict(self.model.names)
+        with _quiet():  # an exported model's names come from loading its runtime
+            self.names: dict[int, str] = dict(self.model.names)
         self._warm = False
 
     def views(self, image: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
@@ -141,7 +162,8 @@ class CardIdentifier:
         """Class probabilities (len(crops), 52)."""
         if not crops:
             return np.zeros((0, len(self.names)))
-        results = self.model.predict(crops, imgsz=self.imgsz, device="cpu", verbose=False)
+        with _quiet():
+            results = self.model.predict(crops, imgsz=self.imgsz, device="cpu", verbose=False)
         if not self._warm:
             _threads(self.model)
             self._warm = True

@@ -7,6 +7,7 @@ import json
 import socket
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -57,3 +58,18 @@ def test_identifier_reads_the_sample_crops() -> None:
     assert probs.shape == (len(crops), 52)
     right = sum(identifier.names[int(p.argmax())] == c.parent.name for p, c in zip(probs, crops, strict=True))
     assert right >= len(crops) // 2  # whole, unblurred training-design cards: most are read
+
+
+def test_exported_backends_read_like_the_weights() -> None:
+    """The OpenVINO export made on first use (cached by the weights' hash) reads what PyTorch reads."""
+    import cv2
+
+    from vision.models import CardIdentifier
+
+    crops = [cv2.imread(str(p)) for p in sorted((SAMPLE / "identify" / "train").rglob("*_card.png"))[:24]]
+    torch_probs = CardIdentifier(MODELS / "identifier.pt", backend="torch").classify(crops)
+    fast = CardIdentifier(MODELS / "identifier.pt", backend="openvino")
+    assert fast.backend == "openvino"
+    fast_probs = fast.classify(crops)
+    assert (torch_probs.argmax(axis=1) == fast_probs.argmax(axis=1)).mean() >= 0.9
+    np.testing.assert_allclose(torch_probs.max(axis=1), fast_probs.max(axis=1), atol=0.05)
