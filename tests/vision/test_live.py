@@ -1,0 +1,61 @@
+"""Live refereeing plumbing: the chain on a source, events on disk as they happen and through the outbox to a
+server that drops out for a while; the round is ended and nothing is lost or sent twice."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import pytest
+
+from demonref.outbox import Outbox
+from referee.events import RoundEnd, RoundStart, read_log
+from vision.capture import CaptureError, Source
+from vision.live import run_live
+from vision.oracle import oracle_detections
+
+SAMPLE = Path(__file__).parents[2] / "datasets" / "sample" / "game"
+
+
+def oracle_reader() -> Any:
+    """A stand-in for the card models that reads each frame's truth (frames arrive in order)."""
+    lines = iter((SAMPLE / "truth.jsonl").read_text().splitlines())
+
+    def detect(image: np.ndarray) -> Any:
+        return oracle_detections(json.loads(next(lines)))
+
+    return SimpleNamespace(detector=detect, identifier=None)
+
+
+class FlakyServer:
+    def __init__(self) -> None:
+        self.calls = 0
+        self.stored: list[int] = []
+
+    def __call__(self, events: list[dict[str, Any]]) -> None:
+        self.calls += 1
+        if 2 <= self.calls <= 4:
+            raise ConnectionError("network down")
+        self.stored.extend(e["seq"] for e in events)
+
+
+def test_live_round_reaches_the_server_despite_an_outage(tmp_path: Path) -> None:
+    start = read_log(SAMPLE / "events.jsonl")[0]
+    assert isinstance(start, RoundStart)
+    server = FlakyServer()
+    box = Outbox(tmp_path, server, batch=3)
+    chain, stats = run_live(Source.open(SAMPLE / "game.mp4"), tmp_path, rules=start.rules,
+                            players=[(p.id, p.back) for p in start.players], reader=oracle_reader(), outbox=box,
+                            process_fps=100)  # fmt: skip
+    log = read_log(tmp_path / "events.jsonl")
+    assert isinstance(log[0], RoundStart) and isinstance(log[-1], RoundEnd)
+    assert stats.processed == stats.frames > 0
+    box._next_try = 0.0  # the test does not wait out the backoff
+    box.flush(now=1e9)
+    assert server.stored == [e.seq for e in log]  # everything, in order, once
+    assert (tmp_path / "calibration.json").exists()
+    with pytest.raises(CaptureError, match="already holds a round"):
+        run_live(Source.open(SAMPLE / "game.mp4"), tmp_path, reader=oracle_reader())
