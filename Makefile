@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORE := $(VENV)/.installed-core
 
-.PHONY: demo test lint unit bench data clean-venv
+.PHONY: demo test lint unit browser bench data clean-venv
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,8 +22,14 @@ lint: $(CORE)
 	$(BIN)/ruff check referee demonref vision dashboard tests
 	$(BIN)/mypy referee
 
-unit: $(CORE)
+unit: $(CORE) browser
 	$(BIN)/python -m pytest -n 2 --durations=10
+
+# The browser tests use Debian's chromium (Playwright never downloads one); installed when missing and root.
+browser:
+	@test -x /usr/bin/chromium || [ "$$(id -u)" != 0 ] || \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || \
+	  echo "chromium could not be installed: the browser tests will be skipped"
 
 test: lint unit
 

@@ -52,7 +52,9 @@ def test_ingest_accepts_outbox_batches(tmp_path: Path) -> None:
     app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'd.db'}", token_file=tmp_path / "admin.txt"))
     with TestClient(app) as client:
         admin = (tmp_path / "admin.txt").read_text().strip()
-        made = client.post("/api/tables", json={"id": "t1", "name": "Table 1"}, headers={"Authorization": f"Bearer {admin}"})
+        made = client.post(
+            "/api/tables", json={"id": "t1", "name": "Table 1"}, headers={"Authorization": f"Bearer {admin}"}
+        )
         rig = made.json()["rig_token"]
 
         def post(events: list[dict[str, Any]]) -> None:

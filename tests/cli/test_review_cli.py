@@ -38,9 +38,13 @@ def test_review_bad_input(tmp_path: Path) -> None:
     assert code == 2 and "unknown back colour 'mauve'" in stderr
     code, _, stderr = run("review", str(SAMPLE / "game.mp4"), "--out", str(tmp_path), "--players", "Ann:red")
     assert code == 2 and "at least two players" in stderr
-    code, _, stderr = run("review", str(tmp_path / "none.mp4"), "--out", str(tmp_path), "--oracle", str(SAMPLE / "truth.jsonl"))
+    code, _, stderr = run(
+        "review", str(tmp_path / "none.mp4"), "--out", str(tmp_path), "--oracle", str(SAMPLE / "truth.jsonl")
+    )
     assert code == 2 and "none.mp4: no such file" in stderr
-    code, _, stderr = run("review", str(SAMPLE / "game.mp4"), "--out", str(tmp_path), "--calibration", str(tmp_path / "t.json"))
+    code, _, stderr = run(
+        "review", str(SAMPLE / "game.mp4"), "--out", str(tmp_path), "--calibration", str(tmp_path / "t.json")
+    )
     assert code == 2 and "t.json: no such file" in stderr
     assert "Traceback" not in stderr
 

@@ -181,6 +181,9 @@ def test_a_held_demon_top_becomes_a_flip_once_its_old_top_lands_or_time_passes()
     # Someone's AH lands; QH is still in a hand, so a's demon has not flipped yet.
     assert summary(reconstruct([start, lifted, landed])) == [("play", None, "AH", "h", None, False)]
     onto_line = view(2, (), pv("a", "3S", ("QH",)))
-    assert summary(reconstruct([start, lifted, onto_line])) == [("ladder", "a", "QH", "demon", "line:1"), ("flip", "a", "3S")]
+    assert summary(reconstruct([start, lifted, onto_line])) == [
+        ("ladder", "a", "QH", "demon", "line:1"),
+        ("flip", "a", "3S"),
+    ]
     much_later = view(1 + 5.0, (), pv("a", "3S", ("5C",)))
     assert summary(reconstruct([start, lifted, much_later])) == [("flip", "a", "3S")]

@@ -72,7 +72,9 @@ def test_json_round_trip(tmp_path: Path) -> None:
 def test_scaled_to_another_resolution() -> None:
     cal = from_corners([[10, 20], [900, 30], [880, 700], [20, 690]], (1200, 800), (1280, 720))
     half = cal.scaled_to((640, 360))
-    np.testing.assert_allclose(half.to_table(np.array([[5.0, 10.0]])), cal.to_table(np.array([[10.0, 20.0]])), atol=1e-6)
+    np.testing.assert_allclose(
+        half.to_table(np.array([[5.0, 10.0]])), cal.to_table(np.array([[10.0, 20.0]])), atol=1e-6
+    )
 
 
 @pytest.mark.parametrize(

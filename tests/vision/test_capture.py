@@ -69,7 +69,7 @@ class FakeCamera:
     def __init__(self, start: int, n: int) -> None:
         self.i, self.end = start, start + n
 
-    def isOpened(self) -> bool:  # noqa: N802 - OpenCV's name
+    def isOpened(self) -> bool:
         return True
 
     def read(self) -> tuple[bool, np.ndarray | None]:
@@ -83,7 +83,7 @@ class FakeCamera:
 
 
 class Closed:
-    def isOpened(self) -> bool:  # noqa: N802
+    def isOpened(self) -> bool:
         return False
 
     def release(self) -> None:

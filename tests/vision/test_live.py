@@ -47,7 +47,7 @@ def test_live_round_reaches_the_server_despite_an_outage(tmp_path: Path) -> None
     assert isinstance(start, RoundStart)
     server = FlakyServer()
     box = Outbox(tmp_path, server, batch=3)
-    chain, stats = run_live(Source.open(SAMPLE / "game.mp4"), tmp_path, rules=start.rules,
+    _, stats = run_live(Source.open(SAMPLE / "game.mp4"), tmp_path, rules=start.rules,
                             players=[(p.id, p.back) for p in start.players], reader=oracle_reader(), outbox=box,
                             process_fps=100)  # fmt: skip
     log = read_log(tmp_path / "events.jsonl")

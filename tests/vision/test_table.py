@@ -36,9 +36,8 @@ def dealt_row(angle: float, cards: list[str], colour: str, radius: float = 380.0
 
 
 def test_seats_named_by_back_colour_with_the_demon_away_from_the_stock() -> None:
-    seen = (
-        dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "blue")
-        + dealt_row(-math.pi / 2, ["QH", "9C", "8D", "7S", "6H"], "red")
+    seen = dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "blue") + dealt_row(
+        -math.pi / 2, ["QH", "9C", "8D", "7S", "6H"], "red"
     )
     seats = find_seats(IDENTITY, seen, line_size=4, players=[("ann", "red"), ("bob", "blue")])
     by = {s.player: s for s in seats}

@@ -1,0 +1,95 @@
+"""The live page in a real browser (Playwright driving Debian's chromium; no browser download): a play appears,
+the tally shows when the round ends, an authenticated correction changes the score, and a reload gets the full
+state again."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from dashboard.app import create_app
+from dashboard.settings import Settings
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def chromium() -> str:
+    """Debian's chromium, installed here when missing (root only); else the test is skipped."""
+    if not Path(CHROMIUM).exists() and os.geteuid() == 0 and shutil.which("apt-get"):
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], env=env, capture_output=True, timeout=900)
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed and could not be installed here")
+    return CHROMIUM
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, Settings]]:
+    import uvicorn
+
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'db.sqlite'}", token_file=tmp_path / "token")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}", settings
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+def test_live_page_play_tally_and_correction(server: tuple[str, Settings]) -> None:
+    playwright = pytest.importorskip("playwright.sync_api")
+    url, settings = server
+    admin = {"Authorization": f"Bearer {settings.token_file.read_text().strip()}"}  # type: ignore[union-attr]
+    api = httpx.Client(base_url=url, timeout=10)
+    rig_token = api.post("/api/tables", json={"id": "t1", "name": "Kitchen"}, headers=admin).json()["rig_token"]
+    rig = {"Authorization": f"Bearer {rig_token}"}
+    start = {"seq": 0, "t": 0, "type": "round_start", "rules": "racing-demon",
+             "players": [{"id": "ann", "name": "Ann", "back": "red", "demon": 13},
+                         {"id": "bob", "name": "Bob", "back": "blue", "demon": 13}]}  # fmt: skip
+    assert api.post("/api/tables/t1/events", json=[start], headers=rig).status_code == 200
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
+        page = browser.new_page()
+        page.goto(f"{url}/tables/t1")
+        page.wait_for_selector("text=Kitchen")
+        play = {"seq": 1, "t": 1.0, "type": "play", "player": "ann", "card": "AS", "pile": "p1", "from": "line:1"}
+        api.post("/api/tables/t1/events", json=[play], headers=rig)
+        page.wait_for_selector("[data-pile='p1']:has-text('AS')", timeout=5000)  # within a blink
+        assert page.inner_text("[data-player='ann'] .score") != ""
+        bad = {"seq": 2, "t": 2.0, "type": "play", "player": "bob", "card": "3H", "pile": "p2", "from": "waste"}
+        api.post("/api/tables/t1/events", json=[bad, {"seq": 3, "t": 3.0, "type": "round_end"}], headers=rig)
+        page.wait_for_selector("#tally.shown", timeout=5000)
+        page.wait_for_selector("#flags li:has-text('not-an-ace')", timeout=5000)
+        before = page.inner_text("[data-player='ann'] .score")
+        fix = {
+            "action": "reassign",
+            "target": 1,
+            "player": "bob",
+            "by": "adjudicator",
+            "reason": "video shows Bob's hand",
+        }
+        assert api.post("/api/tables/t1/corrections", json=fix).status_code == 401  # spectators cannot
+        assert api.post("/api/tables/t1/corrections", json=fix, headers=admin).status_code == 200
+        page.wait_for_function(
+            f"document.querySelector(\"[data-player='ann'] .score\").textContent !== '{before}'", timeout=5000
+        )
+        page.reload()  # a client that reconnects gets the full snapshot
+        page.wait_for_selector("[data-pile='p1']:has-text('AS')", timeout=5000)
+        page.wait_for_selector("#tally.shown", timeout=5000)
+        browser.close()
