@@ -213,14 +213,28 @@ def match(
         console.print(f"nobody reached {target} in {len(m.rounds)} rounds")
 
 
+DEMO_VIDEO = Path(__file__).resolve().parents[1] / "datasets" / "demo" / "game.mp4"
+
+
 @app.command()
 def demo(
     seed: Annotated[int, typer.Option()] = 7,
     players: Annotated[int, typer.Option(min=2, max=12)] = 4,
-    speed: Annotated[float, typer.Option(help="Playback speed (0 = as fast as possible).")] = 20.0,
+    speed: Annotated[float, typer.Option(help="Playback speed of --simulated (0 = as fast as possible).")] = 20.0,
     rules: PresetOpt = "racing-demon",
+    simulated: Annotated[
+        bool, typer.Option("--simulated", help="No camera: referee a simulated round in the terminal.")
+    ] = False,
+    video: Annotated[Path, typer.Option(help="The recorded game to play as if live.")] = DEMO_VIDEO,
+    port: Annotated[int, typer.Option(min=1, max=65535)] = 8000,
+    models: Annotated[Path, typer.Option(help="Folder with detector.pt and identifier.pt.")] = Path("models"),
+    keep_serving: Annotated[bool, typer.Option(help="Keep the dashboard up after the video ends.")] = True,
 ) -> None:
-    """Simulates a round and referees it live: the running feed, then the tally."""
+    """The bundled rendered game through the real card models, refereed live in the dashboard at
+    http://127.0.0.1:PORT (--simulated: a simulated round's feed and tally in the terminal)."""
+    if not simulated:
+        _camera_demo(video, port, models, keep_serving)
+        return
     r = build_rules(rules, None)
     result = simulate(players=players, seed=seed, rules=r, inject=("wrong-suit", "late-play"))
     console.rule(f"demonref demo — {players} players, {r.name}, seed {seed}")
@@ -239,6 +253,64 @@ def demo(
     if final.flags:
         console.print(feed.flags_table(final.flags))
     console.print(feed.tally_table(final))
+
+
+def _camera_demo(video: Path, port: int, models: Path, keep_serving: bool) -> None:
+    """Serves the dashboard, then plays ``video`` through the chain as a rig would (HTTP ingest, outbox)."""
+    import json as _json
+    import tempfile
+    import threading
+
+    import uvicorn
+
+    from dashboard.app import create_app
+    from dashboard.settings import Settings
+    from demonref.outbox import Outbox, http_poster
+    from vision.capture import CaptureError, Source
+    from vision.live import run_live
+    from vision.models import CardReader, ModelMissingError
+
+    try:
+        reader = CardReader.load(models)
+        source = Source.open(video)
+    except (ModelMissingError, CaptureError) as exc:
+        fail(str(exc))
+    players = None
+    roster = video.with_name("players.json")
+    if roster.exists():  # the rendered game's players and back colours, as a club would type them in
+        players = [(p["id"], p.get("back")) for p in _json.loads(roster.read_text())]
+    work = Path(tempfile.mkdtemp(prefix="demonref-demo-"))
+    settings = Settings(database_url=f"sqlite:///{work / 'demo.db'}", host="127.0.0.1", port=port,
+                        token_file=work / "admin-token")  # fmt: skip
+    app_ = create_app(settings)
+    server = uvicorn.Server(uvicorn.Config(app_, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        if not thread.is_alive():
+            fail(f"the dashboard could not start on port {port} (in use? try --port)")
+        time.sleep(0.05)
+    import httpx
+
+    url = f"http://127.0.0.1:{port}"
+    admin = {"Authorization": f"Bearer {(work / 'admin-token').read_text().strip()}"}
+    made = httpx.post(f"{url}/api/tables", json={"id": "demo", "name": f"Demo: {video.name}"}, headers=admin)
+    token = made.json()["rig_token"]
+    console.print(f"[bold]dashboard: {url}/tables/demo[/]  (adjudicator token in {work / 'admin-token'})")
+    console.print(f"playing {video} through the card models as a live camera…", highlight=False)
+    outbox = Outbox(work / "rig", http_poster(url, "demo", token))
+    _, stats = run_live(source, work / "round", players=players, reader=reader, outbox=outbox, pace=True,
+                        on_event=lambda e: console.print(f"{e.t:7.1f}s  {dumps(e)}", highlight=False, soft_wrap=True))  # fmt: skip
+    console.print(f"round over: {stats.processed} frames processed ({stats.fps:.1f}/s); the tally is on the page.")
+    if keep_serving:
+        console.print("Ctrl-C stops the dashboard.")
+        try:
+            while thread.is_alive():
+                time.sleep(0.5)
+        except KeyboardInterrupt:
+            pass
+    server.should_exit = True
+    thread.join(timeout=5)
 
 
 def _print_figures(figures: dict[str, object], *, as_json: bool) -> None:

@@ -1,28 +1,40 @@
-"""The pages: the tournament overview and each table's live page (static HTML fed by SSE)."""
+"""The pages: static HTML fed by the JSON API and SSE (no build chain)."""
 
 from __future__ import annotations
 
-from html import escape
 from pathlib import Path
 
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
 
-from dashboard.deps import HubDep, TableDep
+from dashboard.deps import TableDep
 
 router = APIRouter(tags=["pages"])
 STATIC = Path(__file__).resolve().parents[1] / "static"
 
 
+def _page(name: str) -> str:
+    return (STATIC / name).read_text(encoding="utf-8")
+
+
 @router.get("/", response_class=HTMLResponse)
-def tournament(hub: HubDep) -> str:
-    rows = "".join(
-        f'<li><a href="/tables/{escape(t.id)}">{escape(t.name)}</a> — {t.state.status.value}, {len(t.state.history)} events</li>'
-        for t in hub.tables.values()
-    )
-    return f"<!doctype html><title>demonref — tables</title><h1>Tables</h1><ul>{rows or '<li>no tables yet</li>'}</ul>"
+def tournament() -> str:
+    """Every table's live state on one page."""
+    return _page("tournament.html")
+
+
+@router.get("/review", response_class=HTMLResponse)
+def review_page() -> str:
+    """Load an events.jsonl (and its video) and scrub through the round."""
+    return _page("review.html")
 
 
 @router.get("/tables/{table_id}", response_class=HTMLResponse)
 def live_table(table: TableDep) -> str:
-    return (STATIC / "table.html").read_text(encoding="utf-8")
+    return _page("table.html")
+
+
+@router.get("/tables/{table_id}/match", response_class=HTMLResponse)
+def match_page(table: TableDep) -> str:
+    """The scoreboard across the table's rounds with the running totals as a chart."""
+    return _page("match.html")

@@ -114,9 +114,37 @@ def test_restart_restores_every_table_from_the_log(settings: Settings) -> None:
 def test_pages_and_stream(settings: Settings) -> None:
     with TestClient(create_app(settings)) as client:
         _, rig = start(client, settings)
-        assert "Table one" in client.get("/").text
+        assert "EventSource" in client.get("/").text  # the tournament page follows every table
+        assert [t["name"] for t in client.get("/api/tables").json()] == ["Table one"]
         assert "EventSource" in client.get("/tables/t1").text
         client.post("/api/tables/t1/events", json=bodies()[:3], headers=rig)
         with client.stream("GET", "/api/tables/t1/stream") as stream:
             first = next(line for line in stream.iter_lines() if line.startswith("data:"))
         assert '"table": "t1"' in first and '"events": 3' in first
+
+
+def test_match_totals_across_rounds_and_replay_of_any_log(settings: Settings) -> None:
+    from referee.game import replay
+    from referee.scoring import tally
+    from referee.simulate import simulate
+
+    with TestClient(create_app(settings)) as client:
+        _, rig = start(client, settings)
+        first, second = bodies(seed=3), bodies(seed=4)
+        offset = len(first)
+        for b in second:
+            b["seq"] += offset  # the rig keeps counting across rounds
+        assert client.post("/api/tables/t1/events", json=first + second, headers=rig).status_code == 200
+        m = client.get("/api/tables/t1/match").json()
+        assert [r["round"] for r in m["rounds"]] == [1, 2]
+        expected = {p.id: p.score for p in tally(replay(simulate(players=3, seed=3).events)).players}
+        assert m["rounds"][0]["scores"] == expected
+        assert m["totals"] == {p: m["rounds"][0]["scores"][p] + m["rounds"][1]["scores"][p] for p in expected}
+        assert client.get("/tables/t1/match").status_code == 200 and client.get("/review").status_code == 200
+        # The review scrubber: the table after any event of an uploaded log.
+        log = bodies(seed=6)
+        whole = client.post("/api/replay", json=log).json()
+        early = client.post("/api/replay?upto=2", json=log).json()
+        assert early["seq"] == 2 and len(early["foundations"]) <= len(whole["foundations"])
+        bad = client.post("/api/replay", json=[{"type": "play", "t": 0}])
+        assert bad.status_code == 422 and "event 0" in bad.json()["detail"]

@@ -92,4 +92,30 @@ def test_live_page_play_tally_and_correction(server: tuple[str, Settings]) -> No
         page.reload()  # a client that reconnects gets the full snapshot
         page.wait_for_selector("[data-pile='p1']:has-text('AS')", timeout=5000)
         page.wait_for_selector("#tally.shown", timeout=5000)
+        # The tournament page shows every table; the match page the round's totals.
+        page.goto(f"{url}/")
+        page.wait_for_selector("[data-table='t1']:has-text('Kitchen')", timeout=5000)
+        page.goto(f"{url}/tables/t1/match")
+        page.wait_for_selector("th.total[data-player='bob']", timeout=5000)
+        browser.close()
+
+
+def test_review_page_scrubs_a_log(server: tuple[str, Settings], tmp_path: Path) -> None:
+    playwright = pytest.importorskip("playwright.sync_api")
+    from referee.events import dumps
+    from referee.simulate import simulate
+
+    url, _ = server
+    log = tmp_path / "events.jsonl"
+    log.write_text("".join(dumps(e) + "\n" for e in simulate(players=3, seed=5).events))
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
+        page = browser.new_page()
+        page.goto(f"{url}/review")
+        page.set_input_files("#log", str(log))
+        page.wait_for_selector("#where:has-text('ended')", timeout=5000)  # the whole round at first
+        end_piles = page.locator(".pile").count()
+        page.eval_on_selector("#scrub", "el => { el.value = 1; el.dispatchEvent(new Event('input')); }")
+        page.wait_for_selector("#where:has-text('event 1 ')", timeout=5000)
+        assert page.locator(".pile").count() < end_piles
         browser.close()
