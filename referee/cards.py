@@ -131,3 +131,10 @@ def can_ladder(upper: Card, lower: Card) -> bool:
     if upper.is_joker or lower.is_joker:
         return True
     return lower.rank == upper.rank - 1 and lower.colour != upper.colour
+
+
+# The back colours players name their decks by (``round_start`` players' ``back``); the renderer draws them and
+# the camera chain matches the backs it sees against them.
+BACK_COLOUR_NAMES: tuple[str, ...] = (
+    "red", "blue", "green", "black", "purple", "orange", "yellow", "grey", "brown", "pink", "teal", "navy",
+)  # fmt: skip

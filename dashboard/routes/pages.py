@@ -29,6 +29,12 @@ def review_page() -> str:
     return _page("review.html")
 
 
+@router.get("/setup", response_class=HTMLResponse)
+def setup_page() -> str:
+    """Players and back colours, rule preset and options, calibration steps; makes the table and the rig command."""
+    return _page("setup.html")
+
+
 @router.get("/tables/{table_id}", response_class=HTMLResponse)
 def live_table(table: TableDep) -> str:
     return _page("table.html")

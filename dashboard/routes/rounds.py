@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict, fields, is_dataclass
 from typing import Any
 
 from fastapi import APIRouter, Body, HTTPException, Query, status
 
 from dashboard.deps import HubDep, TableDep
 from dashboard.hub import LiveTable, snapshot
+from referee.cards import BACK_COLOUR_NAMES
 from referee.events import EventError, parse_event
 from referee.game import replay
 from referee.scoring import tally
@@ -49,3 +51,32 @@ def replay_log(
     data["seq"] = chosen[-1].seq if chosen else None
     data["t"] = chosen[-1].t if chosen else 0.0
     return data
+
+
+@router.get("/rules")
+def rules_catalogue() -> dict[str, Any]:
+    """Every preset with its full options, for the Setup page (and for rigs that want to show them)."""
+    from referee.rules import PRESETS
+
+    def options(rules: Any) -> dict[str, Any]:
+        out = {}
+        for f in fields(rules):
+            if f.name == "name":
+                continue
+            value = getattr(rules, f.name)
+            out[f.name] = asdict(value) if is_dataclass(value) else getattr(value, "value", value)
+        return out
+
+    return {"presets": {name: options(r) for name, r in PRESETS.items()}, "back_colours": list(BACK_COLOUR_NAMES)}
+
+
+@router.post("/rules/check")
+def rules_check(body: dict[str, Any] = Body(...)) -> dict[str, Any]:  # noqa: B008
+    """Checks a preset plus options (as the Setup page sends them): the options that differ, or the error."""
+    from referee.rules import Rules, RulesError
+
+    try:
+        rules = Rules.preset(str(body.get("preset", "racing-demon"))).with_options(body.get("options") or {})
+    except RulesError as exc:
+        raise HTTPException(status.HTTP_422_UNPROCESSABLE_ENTITY, str(exc)) from None
+    return {"preset": rules.name, "options": rules.to_options()}

@@ -119,3 +119,26 @@ def test_review_page_scrubs_a_log(server: tuple[str, Settings], tmp_path: Path) 
         page.wait_for_selector("#where:has-text('event 1 ')", timeout=5000)
         assert page.locator(".pile").count() < end_piles
         browser.close()
+
+
+def test_setup_page_makes_a_table_and_the_rig_command(server: tuple[str, Settings]) -> None:
+    playwright = pytest.importorskip("playwright.sync_api")
+    url, settings = server
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
+        page = browser.new_page()
+        page.goto(f"{url}/setup")
+        page.wait_for_selector("[data-option='demon_size']")
+        page.select_option("#preset", "nerts")
+        page.fill("[data-option='demon_size']", "11")
+        page.fill("#token", "wrong")
+        page.click("button[type=submit]")
+        page.wait_for_selector("#error:has-text('adjudicator token is wrong')", timeout=5000)
+        page.fill("#token", settings.token_file.read_text().strip())  # type: ignore[union-attr]
+        page.click("button[type=submit]")
+        page.wait_for_selector("#done:not([hidden])", timeout=5000)
+        command = page.inner_text("#command")
+        assert '--players "Ann:red,Bob:blue,Cat:green,Dan:black"' in command
+        assert "--rules nerts" in command and "-o demon_size=11" in command
+        assert httpx.get(f"{url}/api/tables").json()[0]["id"] == "table1"
+        browser.close()

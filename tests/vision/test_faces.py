@@ -145,3 +145,10 @@ def test_recoloured_backs_take_the_players_colour(colour: str) -> None:
     hue_error = np.abs(hsv[..., 0][coloured].astype(int) - int(target))
     assert np.median(np.minimum(hue_error, 180 - hue_error)) <= 3
     assert (out[..., 3] == blue[..., 3]).all()
+
+
+def test_the_renderer_draws_exactly_the_named_back_colours() -> None:
+    from referee.cards import BACK_COLOUR_NAMES
+    from vision.synth.faces import BACK_COLOURS
+
+    assert tuple(BACK_COLOUR_NAMES) == tuple(BACK_COLOURS)
