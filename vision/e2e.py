@@ -25,6 +25,8 @@ def compare(truth: list[Event], chain: list[Event], *, until: float | None = Non
     chain_state = replay(chain)
     reassigned = {e.target: e.player for e in chain if isinstance(e, Correction) and e.action == "reassign"}
     chain_plays = [replace(e, player=reassigned.get(e.seq, e.player)) for e in chain if isinstance(e, Play)]
+    names = pile_names(true_plays, chain_plays)
+    chain_plays = [replace(e, pile=names.get(e.pile, e.pile)) for e in chain_plays]
     want = Counter((str(e.card), e.pile) for e in true_plays)
     got = Counter((str(e.card), e.pile) for e in chain_plays)
     hit = sum((want & got).values())
@@ -52,6 +54,35 @@ def compare(truth: list[Event], chain: list[Event], *, until: float | None = Non
         "latency_median_ms": round(1000 * statistics.median(latency)) if latency else None,
         "scores": {"truth": t_scores, "chain": c_scores},
     }
+
+
+def pile_names(truth: list[Play], chain: list[Play]) -> dict[str, str]:
+    """The chain names piles in the order it sees them; the truth in the order they were started. Pairs each
+    chain pile with the truth pile of the same suit that holds most of the same cards, started nearest in time."""
+    import lap
+    import numpy as np
+
+    def piles(plays: list[Play]) -> dict[str, tuple[set[str], float, str | None]]:
+        out: dict[str, tuple[set[str], float, str | None]] = {}
+        for e in plays:
+            cards, t0, suit = out.get(e.pile, (set(), e.t, e.card.suit))
+            cards.add(str(e.card))
+            out[e.pile] = (cards, min(t0, e.t), suit)
+        return out
+
+    t_piles, c_piles = piles(truth), piles(chain)
+    if not t_piles or not c_piles:
+        return {}
+    t_ids, c_ids = list(t_piles), list(c_piles)
+    cost = np.full((len(c_ids), len(t_ids)), 1e6)
+    for i, c in enumerate(c_ids):
+        c_cards, c_t0, c_suit = c_piles[c]
+        for j, t in enumerate(t_ids):
+            t_cards, t_t0, t_suit = t_piles[t]
+            if c_suit == t_suit:
+                cost[i, j] = -10.0 * len(c_cards & t_cards) + min(abs(c_t0 - t_t0), 60.0)
+    _, x, _ = lap.lapjv(cost, extend_cost=True, cost_limit=1e5)
+    return {c_ids[i]: t_ids[j] for i, j in enumerate(x) if j >= 0 and cost[i, j] < 1e6}
 
 
 def evaluate_game(game: Path, *, reader: Any | None = None, process_fps: float = 15.0) -> dict[str, Any]:

@@ -113,8 +113,8 @@ def find_seats(
     n = len(players) if players else max(1, round(len(faces) / (line_size + 1)))
     angles = np.arctan2(xy[:, 1] - c[1], xy[:, 0] - c[0])
     runs = _angle_groups(angles, n)
-    seats: list[Seat] = []
-    for k, run in enumerate(runs):
+    rows = []
+    for run in runs:
         pts = xy[run]
         mid = pts.mean(axis=0)
         down = mid - c
@@ -125,43 +125,52 @@ def find_seats(
             down = normal if normal @ (mid - c) > 0 else -normal
         down = down / max(1e-9, float(np.linalg.norm(down)))
         right = np.array([down[1], -down[0]])
-        lx = (pts - mid) @ right
-        slots = np.sort(_merge_slots(lx))
-        # The stock lies in the row, beyond one end: that end is away from the demon.
-        local_b = np.stack([(bxy - mid) @ right, (bxy - mid) @ down], axis=1) if len(bxy) else np.zeros((0, 2))
-        reach = float(np.ptp(lx)) / 2 + 6 * CARD_MM[0] if len(lx) else 0.0
-        near_backs = [j for j in range(len(bxy)) if abs(local_b[j, 1]) < CARD_MM[1] and abs(local_b[j, 0]) < reach]
-        if near_backs:
-            bx = float(np.mean(local_b[near_backs, 0]))
+        rows.append((mid, down, right, np.sort(_merge_slots((pts - mid) @ right))))
+    stock = _stocks(rows, bxy)
+    seats: list[Seat] = []
+    for k, (mid, down, right, slots) in enumerate(rows):
+        j = stock.get(k)
+        if j is not None:  # the stock lies beyond one end of the row: the demon is at the other end
+            bx = float((bxy[j] - mid) @ right)
             demon_left = abs(bx - slots[0]) > abs(bx - slots[-1])
         else:
             demon_left = calibration.demon_side == "left"
         ordered = list(slots) if demon_left else list(slots[::-1])
         demon, line = float(ordered[0]), [float(v) for v in ordered[1 : 1 + line_size]]
         pitch = float(np.median(np.abs(np.diff(ordered)))) if len(ordered) > 1 else CARD_MM[0] * 1.2
-        step = pitch if demon_left else -pitch
-        waste = (line[-1] if line else demon) + step * 1.15
-        colour = None
-        name = None
-        bgr = None
-        if near_backs:
-            cols = [backs[j].colour for j in near_backs if backs[j].colour is not None]
-            if cols:
-                bgr = tuple(float(v) for v in np.median(np.array(cols), axis=0))
-                colour = colour_name(bgr)
+        waste = (line[-1] if line else demon) + (pitch if demon_left else -pitch) * 1.15
+        bgr = backs[j].colour if j is not None else None
         seats.append(
             Seat(
-                player=name or f"p{k + 1}",
+                player=f"p{k + 1}",
                 centre=(float(mid[0]), float(mid[1])),
                 down=(float(down[0]), float(down[1])),
                 demon=demon,
                 line=tuple(line),
                 waste=waste,
-                back=colour,
-                back_bgr=bgr,  # type: ignore[arg-type]
+                back=colour_name(bgr) if bgr is not None else None,
+                back_bgr=bgr,
             )
         )
     return _name_seats(seats, players)
+
+
+def _stocks(rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]], bxy: np.ndarray) -> dict[int, int]:
+    """Which back is each row's stock: one each, by an assignment on the distance from a back to the nearer
+    end of a row along its own line (a neighbour's stock may lie as near to a row as its own)."""
+    import lap
+
+    if not len(bxy) or not rows:
+        return {}
+    cost = np.full((len(rows), len(bxy)), 1e6)
+    for k, (mid, down, right, slots) in enumerate(rows):
+        for j, b in enumerate(bxy):
+            lx, ly = float((b - mid) @ right), float((b - mid) @ down)
+            beyond = max(slots[0] - lx, lx - slots[-1], 0.0)
+            if abs(ly) < CARD_MM[1] and beyond < 6 * CARD_MM[0]:
+                cost[k, j] = beyond + 2 * abs(ly)
+    _, x, _ = lap.lapjv(cost, extend_cost=True, cost_limit=1e5)
+    return {k: int(j) for k, j in enumerate(x) if j >= 0 and cost[k, j] < 1e6}
 
 
 def _merge_slots(lx: np.ndarray) -> np.ndarray:
