@@ -37,6 +37,8 @@ class ReconState:
     played: Mapping[str, frozenset[Card]] = field(default_factory=dict)  # identities each deck has put down
     # player -> when their demon first showed a new top while the old one was nowhere to be seen (in a hand)
     demon_hold: Mapping[str, float] = field(default_factory=dict)
+    # player -> the cards seen on their demon since its top was last committed, with how many views showed each
+    demon_trail: Mapping[str, tuple[tuple[Card, int], ...]] = field(default_factory=dict)
 
 
 PENDING_SECONDS = 5.0  # how long an unattributed play waits for the areas that were covered
@@ -144,39 +146,67 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     # Demons: a new top means the old one left (to a foundation, seen above, or into the line), then a flip.
     demon_tops = dict(state.demon_tops)
     hold = dict(state.demon_hold)
+    trail = dict(state.demon_trail)
     playable = {pid: dict(places) for pid, places in state.playable.items()}
     for pid, pv in players.items():
         if pv.occluded:
             continue
+        if pv.demon_visible and pv.demon_top is not None:
+            seen_on_demon = list(trail.get(pid, ()))
+            if seen_on_demon and seen_on_demon[-1][0] == pv.demon_top:
+                seen_on_demon[-1] = (pv.demon_top, seen_on_demon[-1][1] + 1)
+            else:
+                seen_on_demon.append((pv.demon_top, 1))
+            trail[pid] = tuple(seen_on_demon)
         if state.started and not view.settled:  # demons change in step with the foundations
             seen = {c: pt for c, pt in playable.get(pid, {}).items() if view.t - pt[1] <= RECENT_SECONDS}
             seen.update({c: (place, view.t) for c, place in pv.playable().items()})
             playable[pid] = seen
             continue
         old = demon_tops.get(pid)
-        new_top = pv.demon_top if pv.demon_visible else old
-        if state.started and new_top != old and old is not None and "demon" not in played_from.get(pid, set()):
-            where = pv.playable().get(old)
-            if where is not None and where.startswith("line:"):
-                events.append(
-                    Ladder(
-                        seq=seq, t=view.t, player=pid, card=old, source="demon", to=where, extra={"frame": view.frame}
+        target = pv.demon_top if pv.demon_visible else old
+        # Cards that showed on the demon (for more than a glance) and left between two settled views are flipped
+        # through in order, each accounted for (line or foundation) before the next.
+        steps = [c for c, n in trail.get(pid, ()) if n >= 2 and c not in (old, target)] + [target]
+        cur = old
+        demon_played = "demon" in played_from.get(pid, set())
+        for nxt in steps:
+            if state.started and nxt != cur and cur is not None and not demon_played:
+                where = pv.playable().get(cur)
+                if where is not None and where.startswith("line:"):
+                    events.append(
+                        Ladder(
+                            seq=seq,
+                            t=view.t,
+                            player=pid,
+                            card=cur,
+                            source="demon",
+                            to=where,
+                            extra={"frame": view.frame},
+                        )
                     )
-                )
-                seq += 1
-                hold.pop(pid, None)
-            elif view.t - hold.setdefault(pid, view.t) < HOLD_SECONDS:
-                # The old top is in a hand on its way to a foundation or the line: the flip waits for it, so the
-                # log says where it went before the demon shows its next card.
-                new_top = old
+                    seq += 1
+                    hold.pop(pid, None)
+                elif view.t - hold.setdefault(pid, view.t) < HOLD_SECONDS:
+                    # The top is in a hand on its way to a foundation or the line: the flip waits for it, so the
+                    # log says where it went before the demon shows its next card.
+                    break
+                else:
+                    hold.pop(pid, None)
             else:
                 hold.pop(pid, None)
-        else:
-            hold.pop(pid, None)
-        if state.started and new_top is not None and new_top != old:
-            events.append(Flip(seq=seq, t=view.t, player=pid, card=new_top, extra={"frame": view.frame}))
-            seq += 1
-        demon_tops[pid] = new_top
+            demon_played = False  # a play from the demon accounts for one card leaving it
+            if state.started and nxt is not None and nxt != cur:
+                events.append(Flip(seq=seq, t=view.t, player=pid, card=nxt, extra={"frame": view.frame}))
+                seq += 1
+            cur = nxt
+        demon_tops[pid] = cur
+        if cur == target:  # caught up: the trail starts again from the committed top
+            trail[pid] = ((cur, 2),) if cur is not None else ()
+        else:  # waiting: what was flipped through is done with
+            kept = trail.get(pid, ())
+            last = max((i for i, (c, _n) in enumerate(kept) if c == cur), default=-1)
+            trail[pid] = kept[last:] if last >= 0 else kept
         seen = {c: pt for c, pt in playable.get(pid, {}).items() if view.t - pt[1] <= RECENT_SECONDS}
         seen.update({c: (place, view.t) for c, place in pv.playable().items()})
         playable[pid] = seen
@@ -196,7 +226,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     for e in events:
         if isinstance(e, Play) and e.player is None and e.extra.get("candidates"):
             still.append((e.seq, e.card, tuple(e.extra["candidates"]), e.t))
-    return ReconState(tops, playable, demon_tops, seq, True, tuple(still), played, hold), events
+    return ReconState(tops, playable, demon_tops, seq, True, tuple(still), played, hold, trail), events
 
 
 def reconstruct(views: Iterable[TableView]) -> list[Event]:

@@ -187,3 +187,19 @@ def test_a_held_demon_top_becomes_a_flip_once_its_old_top_lands_or_time_passes()
     ]
     much_later = view(1 + 5.0, (), pv("a", "3S", ("5C",)))
     assert summary(reconstruct([start, lifted, much_later])) == [("flip", "a", "3S")]
+
+
+def test_a_demon_card_that_showed_briefly_is_flipped_through_in_order() -> None:
+    """10C goes to the line, 6D shows on the demon and is carried to a foundation while 10H shows: the log says
+    flip 6D, the play of 6D from the demon, then flip 10H (not flip 10H and an impossible play)."""
+    pile = PileView("d", 0, 0, C("5D"), 0.9)
+    start = view(0, (pile,), pv("a", "10C", ("JD",)))
+    glimpse = [TableView(0.1 * k + 1, 30 + k, (pile,), (pv("a", "6D", ("JD",)),), settled=False) for k in range(3)]
+    lifted = view(1.5, (pile,), pv("a", "10H", ("10C",)))
+    landed = view(2.0, (PileView("d", 0, 0, C("6D"), 0.9),), pv("a", "10H", ("10C",)))
+    assert summary(reconstruct([start, *glimpse, lifted, landed])) == [
+        ("ladder", "a", "10C", "demon", "line:1"),
+        ("flip", "a", "6D"),
+        ("play", "a", "6D", "d", "demon", False),
+        ("flip", "a", "10H"),
+    ]
