@@ -129,8 +129,23 @@ class Chain:
         self.recon, events = step(self.recon, view)
         for e in events:
             self._emit(e, frame)
+        self._call_out(view, frame)
         self.last_view = view
         return self.events[before:]
+
+    def _call_out(self, view: TableView, frame: int) -> None:
+        """Out, as it happens, for a player whose demon the referee counts as empty and the camera sees empty
+        (so plays after it are judged late); one Out a round."""
+        if not view.settled or any(isinstance(e, Out) for e in self.events):
+            return
+        for pv in view.players:
+            player = self.state.players.get(pv.id)
+            if player is None or pv.occluded or pv.demon_top is not None or player.demon_left > 0:
+                continue
+            seq = self.recon.next_seq
+            self._emit(Out(seq=seq, t=view.t, player=pv.id, extra={"inferred": True, "frame": frame}), frame)
+            self.recon = replace(self.recon, next_seq=seq + 1)
+            return
 
     def _try_start(self, t: float, frame: int) -> None:
         faces = [s for s in self.seen if not s.back and s.card is not None]
