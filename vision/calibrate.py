@@ -213,22 +213,29 @@ def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     return found
 
 
-def from_markers(image: np.ndarray, marker_mm: float = MARKER_MM) -> Calibration:
-    """The homography from four markers at the corners of a rectangle; their printed size gives the scale."""
+def from_markers(image: np.ndarray, marker_mm: float = MARKER_MM, *, allow_three: bool = True) -> Calibration:
+    """The homography from four markers at the corners of a rectangle; their printed size gives the scale. With
+    one marker covered, its place is inferred from the other three (``allow_three``)."""
     found = find_markers(image)
     missing = [i for i in range(4) if i not in found]
-    if missing:
+    if len(missing) > 1 or (missing and not allow_three):
         raise CalibrationError(
             f"markers {', '.join(map(str, missing))} not found (found: {sorted(found) or 'none'}); "
             "put all four printed markers (`demonref calibrate --print markers.png`) on the table in view"
         )
-    centres = np.array([found[i].mean(axis=0) for i in range(4)])
+    centres = np.zeros((4, 2))
+    for i in range(4):
+        if i in found:
+            centres[i] = found[i].mean(axis=0)
+    if missing:  # one covered (a cup, a hand): the rectangle's fourth corner, as a parallelogram's
+        m = missing[0]
+        centres[m] = centres[(m + 1) % 4] + centres[(m + 3) % 4] - centres[(m + 2) % 4]
     unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float64)
     h_unit, _ = cv2.findHomography(centres, unit)
     if h_unit is None:
         raise CalibrationError("the four markers do not span a rectangle (are they in a line?)")
     widths, heights = [], []
-    for i in range(4):
+    for i in found:
         c = cv2.perspectiveTransform(found[i].reshape(-1, 1, 2), h_unit).reshape(4, 2)
         widths.append((np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2)
         heights.append((np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / 2)
@@ -237,7 +244,8 @@ def from_markers(image: np.ndarray, marker_mm: float = MARKER_MM) -> Calibration
     target = unit * [w_mm, h_mm]
     h, _ = cv2.findHomography(centres, target)
     size = (int(image.shape[1]), int(image.shape[0]))
-    return Calibration(_tuple(h), size, "markers", (round(w_mm, 1), round(h_mm, 1)))
+    notes = {"inferred_marker": missing[0]} if missing else {}
+    return Calibration(_tuple(h), size, "markers", (round(w_mm, 1), round(h_mm, 1)), notes=notes)
 
 
 def from_corners(

@@ -92,13 +92,13 @@ class Chain:
 
     def _calibrate(self, image: np.ndarray, seen: Sequence[Seen]) -> None:
         size = (int(image.shape[1]), int(image.shape[0]))
-        if self.calibration is not None:
+        if self.calibration is not None and self.calibration.source != "cards":
             self.calibration = self.calibration.scaled_to(size)
             return
         try:
             self.calibration = from_markers(image)
         except CalibrationError as exc:
-            if seen:
+            if seen and self.calibration is None:
                 self.calibration = from_card_sizes([s.quad for s in seen], size)
                 self.notes.append(f"no table markers ({exc}); scale taken from the cards' size")
 
@@ -111,10 +111,13 @@ class Chain:
         self.seen = self.tracks.update(image, detections)
         self.processed += 1
         before = len(self.events)
-        if self.calibration is None or (
-            self.model is None and tuple(self.calibration.image_size) != image.shape[1::-1]
+        provisional = self.calibration is not None and self.calibration.source == "cards" and self.model is None
+        if (
+            self.calibration is None
+            or provisional
+            or (self.model is None and tuple(self.calibration.image_size) != image.shape[1::-1])
         ):
-            self._calibrate(image, self.seen)
+            self._calibrate(image, self.seen)  # until the round starts, markers are looked for in every frame
         if self.calibration is None:
             return []
         if self.model is None:

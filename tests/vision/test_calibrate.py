@@ -54,6 +54,15 @@ def test_missing_markers_are_named() -> None:
     x, y = found[2].mean(axis=0).astype(int)
     frame[y - 60 : y + 60, x - 60 : x + 60] = 128  # cover marker 2
     with pytest.raises(CalibrationError, match="markers 2 not found"):
+        from_markers(frame, allow_three=False)
+    three = from_markers(frame)  # its place is inferred from the other three
+    assert three.notes == {"inferred_marker": 2} and three.table_mm is not None
+    full = from_markers(rendered(0.0, 0.0)[0])
+    assert full.table_mm is not None
+    assert three.table_mm[0] == pytest.approx(full.table_mm[0], rel=0.03)
+    x0, y0 = found[0].mean(axis=0).astype(int)
+    frame[y0 - 60 : y0 + 60, x0 - 60 : x0 + 60] = 128  # and marker 0
+    with pytest.raises(CalibrationError, match="markers 0, 2 not found"):
         from_markers(frame)
 
 
