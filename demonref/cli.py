@@ -229,11 +229,15 @@ def demo(
     port: Annotated[int, typer.Option(min=1, max=65535)] = 8000,
     models: Annotated[Path, typer.Option(help="Folder with detector.pt and identifier.pt.")] = Path("models"),
     keep_serving: Annotated[bool, typer.Option(help="Keep the dashboard up after the video ends.")] = True,
+    seconds: Annotated[float | None, typer.Option(min=0.5, help="Play only this many seconds of the video.")] = None,
+    pace: Annotated[
+        bool, typer.Option(help="Play at the video's own speed, skipping frames a slow machine cannot keep up with.")
+    ] = True,
 ) -> None:
     """The bundled rendered game through the real card models, refereed live in the dashboard at
     http://127.0.0.1:PORT (--simulated: a simulated round's feed and tally in the terminal)."""
     if not simulated:
-        _camera_demo(video, port, models, keep_serving)
+        _camera_demo(video, port, models, keep_serving, seconds, pace)
         return
     r = build_rules(rules, None)
     result = simulate(players=players, seed=seed, rules=r, inject=("wrong-suit", "late-play"))
@@ -255,7 +259,7 @@ def demo(
     console.print(feed.tally_table(final))
 
 
-def _camera_demo(video: Path, port: int, models: Path, keep_serving: bool) -> None:
+def _camera_demo(video: Path, port: int, models: Path, keep_serving: bool, seconds: float | None, pace: bool) -> None:
     """Serves the dashboard, then plays ``video`` through the chain as a rig would (HTTP ingest, outbox)."""
     import json as _json
     import tempfile
@@ -299,15 +303,17 @@ def _camera_demo(video: Path, port: int, models: Path, keep_serving: bool) -> No
     console.print(f"[bold]dashboard: {url}/tables/demo[/]  (adjudicator token in {work / 'admin-token'})")
     console.print(f"playing {video} through the card models as a live camera…", highlight=False)
     outbox = Outbox(work / "rig", http_poster(url, "demo", token))
-    _, stats = run_live(source, work / "round", players=players, reader=reader, outbox=outbox, pace=True,
+    _, stats = run_live(source, work / "round", players=players, reader=reader, outbox=outbox, pace=pace, max_seconds=seconds,
                         on_event=lambda e: console.print(f"{e.t:7.1f}s  {dumps(e)}", highlight=False, soft_wrap=True))  # fmt: skip
     console.print(f"round over: {stats.processed} frames processed ({stats.fps:.1f}/s); the tally is on the page.")
     if keep_serving:
+        import signal
+
+        stop = threading.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):  # Ctrl-C, or a service manager's stop
+            signal.signal(sig, lambda *_: stop.set())
         console.print("Ctrl-C stops the dashboard.")
-        try:
-            while thread.is_alive():
-                time.sleep(0.5)
-        except KeyboardInterrupt:
+        while thread.is_alive() and not stop.wait(0.5):
             pass
     server.should_exit = True
     thread.join(timeout=5)

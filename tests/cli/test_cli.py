@@ -94,7 +94,7 @@ def test_bench_referee_reports_figures() -> None:
 
 
 def test_demo_runs_fast() -> None:
-    code, stdout, _ = run("demo", "--speed", "0", "--seed", "2")
+    code, stdout, _ = run("demo", "--simulated", "--speed", "0", "--seed", "2")
     assert code == 0 and "Tally" in stdout and "FLAG wrong-suit" in stdout
 
 
