@@ -519,7 +519,7 @@ def evaluate_e2e(
     results = []
     for g in range(games):
         game = out / f"game{g:02d}"
-        inject = ("wrong-suit", "late-play") if g % 2 else ()
+        inject = ("wrong-suit", "wrong-rank", "not-an-ace", "late-play") if g % 2 else ()
         if not (game / "render.json").exists():
             with _progress("rendering") as bar:
                 task = bar.add_task(f"game {g + 1}/{games}", total=None)

@@ -39,6 +39,9 @@ class ReconState:
     demon_hold: Mapping[str, float] = field(default_factory=dict)
     # player -> the cards seen on their demon since its top was last committed, with how many views showed each
     demon_trail: Mapping[str, tuple[tuple[Card, int], ...]] = field(default_factory=dict)
+    # pile -> the committed top beneath a top that did not continue it (None: the pile was new): an illegal
+    # card, flagged when it landed; when it is taken back the pile shows this card again.
+    suspect: Mapping[str, Card | None] = field(default_factory=dict)
 
 
 PENDING_SECONDS = 5.0  # how long an unattributed play waits for the areas that were covered
@@ -52,22 +55,25 @@ def _consistent(top: Card | None, pile: PileView) -> Card | None:
     if read is None:
         return None
 
-    def continues(card: Card) -> bool:
-        return card.rank == (ACE if top is None else top.rank + 1) and (top is None or card.suit == top.suit)
-
-    if continues(read):
+    if _continues(top, read):
         return read
-    return next((card for card, _p in pile.candidates if continues(card)), read)
+    return next((card for card, _p in pile.candidates if _continues(top, card)), read)
+
+
+INFER_MAX = 2  # a camera misses at most this many quick plays onto one pile between two settled views
+
+
+def _continues(top: Card | None, card: Card) -> bool:
+    return card.rank == (ACE if top is None else top.rank + 1) and (top is None or card.suit == top.suit)
 
 
 def _new_cards(top: Card | None, new: Card) -> list[tuple[Card, bool]]:
-    """The cards that must have landed to go from ``top`` to ``new``: (card, inferred)."""
-    if top is not None and (new.rank <= top.rank or new.suit is None):
+    """The cards that must have landed to go from ``top`` to ``new``: (card, inferred). Only a short run of
+    the pile's own suit is inferred; anything else is the one card seen, for the rules to judge (a new pile
+    that does not start with an Ace was seen empty just before, so nothing is inferred under it)."""
+    if top is None or new.suit is None or new.suit != top.suit or not 0 < new.rank - top.rank - 1 <= INFER_MAX:
         return [(new, False)]
-    start = ACE if top is None else top.rank + 1
-    if new.suit is None:
-        return [(new, False)]
-    return [(Card(r, new.suit), True) for r in range(start, new.rank)] + [(new, False)]
+    return [(Card(r, new.suit), True) for r in range(top.rank + 1, new.rank)] + [(new, False)]
 
 
 RECENT_SECONDS = 3.0  # a card seen playable this recently may be the one that just landed
@@ -116,14 +122,32 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     players = {p.id: p for p in view.players}
     tops = dict(state.tops)
     played_from: dict[str, set[str]] = {}
+    suspect = dict(state.suspect)
     if state.started and view.settled:
+        shown = {p.id for p in view.foundations}
+        for pid_ in [p for p, base in suspect.items() if base is None and p not in shown]:
+            tops.pop(pid_, None)  # an illegal card that started a pile of its own was taken back
+            del suspect[pid_]
         for pile in view.foundations:
             before = tops.get(pile.id)
+            if pile.id in suspect:
+                base = suspect[pile.id]
+                if pile.top is not None and pile.top == base:  # the illegal card was taken back
+                    tops[pile.id] = base
+                    del suspect[pile.id]
+                    continue
+                fixed = _consistent(base, pile)
+                if fixed is not None and _continues(base, fixed):
+                    before = base  # taken back, and the right card already put in its place
             new = _consistent(before, pile)
             if new is None or new == before:
                 continue
             if before is not None and new.rank <= before.rank:
                 continue  # foundations only grow: a lower top is the old card under a hand, or a misread
+            if _continues(before, new) or (before is not None and _new_cards(before, new)[0][1]):
+                suspect.pop(pile.id, None)
+            else:
+                suspect[pile.id] = before  # the rules will flag it; it may well be taken back
             for card, inferred in _new_cards(before, new):
                 origin = pile.origin if card == new else None  # a tracked card is the one on top
                 player, source, candidates = _attribute(card, state.playable, players, view.t, played, origin)
@@ -226,7 +250,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     for e in events:
         if isinstance(e, Play) and e.player is None and e.extra.get("candidates"):
             still.append((e.seq, e.card, tuple(e.extra["candidates"]), e.t))
-    return ReconState(tops, playable, demon_tops, seq, True, tuple(still), played, hold, trail), events
+    return ReconState(tops, playable, demon_tops, seq, True, tuple(still), played, hold, trail, suspect), events
 
 
 def reconstruct(views: Iterable[TableView]) -> list[Event]:

@@ -56,6 +56,9 @@ INJECTABLE: tuple[str, ...] = (
 """The illegal plays :func:`simulate` can inject; each yields exactly the verdict of the same code."""
 
 
+MISPLAY_SECONDS = 2.5  # how long an injected illegal card lies on its pile before it is taken back
+
+
 class SimulationError(ValueError):
     """Impossible simulation settings."""
 
@@ -79,6 +82,10 @@ class Motion:
     t0: float
     t1: float
     landed: bool  # False when the card went back (a conflict or an injected illegal move)
+    # An injected illegal play is carried to its pile, lies there for a while (``resting``), then is carried
+    # back (``back``): the camera sees it on the pile as the referee sees it in the log.
+    resting: bool = False
+    back: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +210,8 @@ class _Sim:
         self.rotations = 0
         self.progress_at_rotation = -1
         self.plays_landed = 0
+        self.now = 0.0
+        self.busy_piles: dict[str, float] = {}  # pile id -> until when an illegal card lies on it
         unknown = [k for k in inject if k not in INJECTABLE]
         if unknown:
             raise SimulationError(f"cannot inject {unknown}; injectable: {', '.join(INJECTABLE)}")
@@ -270,7 +279,7 @@ class _Sim:
     # --- rules as the bots know them -----------------------------------------------------------------
 
     def fits(self, card: Card, f: _Foundation) -> bool:
-        if f.complete or card.is_joker:
+        if f.complete or card.is_joker or self.busy_piles.get(f.id, -1.0) > self.now:
             return False
         top = f.cards[-1]
         if card.rank != top.rank + 1:
@@ -361,8 +370,10 @@ class _Sim:
     def think(self, bot: _Bot, t: float) -> None:
         if self.over(t) or self.out_t is not None:
             return
-        if self.try_inject(bot, t):
-            self.wake(bot, t + 0.6 + self.think_delay(bot))
+        self.now = t
+        busy_until = self.try_inject(bot, t)
+        if busy_until is not None:
+            self.wake(bot, busy_until + self.think_delay(bot))
             return
         # Out: a player with an empty demon calls it, usually at once (never obliged to).
         if not bot.demon:
@@ -514,7 +525,8 @@ class _Sim:
 
     # --- injected illegal moves --------------------------------------------------------------------
 
-    def try_inject(self, bot: _Bot, t: float) -> bool:
+    def try_inject(self, bot: _Bot, t: float) -> float | None:
+        """Makes the first due injection the table allows; returns when the bot is free again."""
         for kind, after in list(self.pending.items()):
             if kind == "late-play" or t < after:
                 continue
@@ -522,8 +534,31 @@ class _Sim:
             if made is not None:
                 self.injected[kind] = made
                 del self.pending[kind]
-                return True
-        return False
+                return self.show_misplay(self.events[-1])
+        return None
+
+    def show_misplay(self, event: Event) -> float:
+        """An illegal foundation play taken from the top of a pile is acted out: carried to the pile, left
+        there for :data:`MISPLAY_SECONDS`, carried back. Returns when the hand is free."""
+        t = event.t
+        if not isinstance(event, Play) or event.player is None or event.source is None:
+            return t + 0.6
+        if not self.is_top(event.player, event.source, event.card):
+            return t + 0.6
+        dest, carry = f"foundation:{event.pile}", 0.6
+        self.motions += [
+            Motion(event.player, event.card, event.source, dest, max(0.0, t - carry), t, False),
+            Motion(event.player, event.card, event.source, dest, t, t + MISPLAY_SECONDS, False, resting=True),
+            Motion(event.player, event.card, event.source, dest, t + MISPLAY_SECONDS, t + MISPLAY_SECONDS + carry,
+                   False, back=True),
+        ]  # fmt: skip
+        end = t + MISPLAY_SECONDS + carry
+        self.busy_piles[event.pile] = end
+        return end
+
+    def is_top(self, player: str, source: str, card: Card) -> bool:
+        pile = self.bots[player].pile(source)
+        return bool(pile) and pile[-1] == card
 
     def inject_late_play(self, t: float) -> None:
         for bot in self.bots.values():

@@ -24,7 +24,10 @@ def compare(truth: list[Event], chain: list[Event], *, until: float | None = Non
     true_plays = [e for e in truth if isinstance(e, Play) and e.seq not in bad]
     chain_state = replay(chain)
     reassigned = {e.target: e.player for e in chain if isinstance(e, Correction) and e.action == "reassign"}
-    chain_plays = [replace(e, player=reassigned.get(e.seq, e.player)) for e in chain if isinstance(e, Play)]
+    # Plays the chain's referee refused are scored as flags (found or false), not as plays.
+    refused = {v.seq for v in chain_state.flags if v.code != "unattributed"}
+    chain_plays = [replace(e, player=reassigned.get(e.seq, e.player)) for e in chain
+                   if isinstance(e, Play) and e.seq not in refused]  # fmt: skip
     names = pile_names(true_plays, chain_plays)
     chain_plays = [replace(e, pile=names.get(e.pile, e.pile)) for e in chain_plays]
     want = Counter((str(e.card), e.pile) for e in true_plays)

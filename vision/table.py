@@ -224,6 +224,7 @@ class _Pile:
     xy: np.ndarray
     top: Card | None
     last_seen: int
+    below: Card | None = None  # the top before the current one (shown again if an illegal card is taken back)
 
 
 class TableModel:
@@ -324,12 +325,15 @@ class TableModel:
             centre = np.mean([p for _, p in g], axis=0)
             best = max(g, key=lambda it: (_rank(it[0].card), it[0].conf))
             card = _card(best[0].card)
-            # An ace where a pile of higher cards lay starts a new pile (the old one was taken away).
+            # An ace where a pile of higher cards lay starts a new pile (the old one was taken away), unless
+            # it is the card the pile showed before its top (an illegal card on it was taken back).
             near = [
                 p
                 for p in free
                 if np.linalg.norm(p.xy - centre) < PILE_RADIUS_MM
-                and not (card is not None and card.rank == 1 and p.top is not None and p.top.rank > 1)
+                and not (
+                    card is not None and card.rank == 1 and p.top is not None and p.top.rank > 1 and card != p.below
+                )
             ]
             pile = min(near, key=lambda p: float(np.linalg.norm(p.xy - centre))) if near else None
             if pile is not None:
@@ -347,6 +351,8 @@ class TableModel:
                     pile = _Pile(f"f{self._next_pile}", centre, card, frame)
                     self._next_pile += 1
                     self.piles.append(pile)
+            if card != pile.top:
+                pile.below = pile.top
             pile.top, pile.last_seen = card, frame
             candidates = tuple((c, p) for c, p in ((_card(n), pr) for n, pr in best[0].candidates) if c is not None)
             origin, seen_as = self._origin.get(best[0].track, (None, None))

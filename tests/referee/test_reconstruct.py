@@ -203,3 +203,56 @@ def test_a_demon_card_that_showed_briefly_is_flipped_through_in_order() -> None:
         ("play", "a", "6D", "d", "demon", False),
         ("flip", "a", "10H"),
     ]
+
+
+def plays(events: list) -> list[tuple]:  # type: ignore[type-arg]
+    return [s for s in summary(events) if s[0] == "play"]
+
+
+def test_an_illegal_card_taken_back_leaves_the_pile_as_it_was() -> None:
+    # a plays 6S on the 5H pile (wrong suit), takes it back; b then plays the 6H, and a the 7H.
+    events = reconstruct(
+        [
+            view(0, (pile("h", "5H"),), pv("a", "6S", (), "7H"), pv("b", "6H")),
+            view(1, (pile("h", "6S"),), pv("a", "9C", (), "7H"), pv("b", "6H")),
+            view(3, (pile("h", "5H"),), pv("a", "9C", ("6S",), "7H"), pv("b", "6H")),
+            view(4, (pile("h", "6H"),), pv("a", "9C", ("6S",), "7H"), pv("b", "2C")),
+            view(5, (pile("h", "7H"),), pv("a", "9C", ("6S",), "QD"), pv("b", "2C")),
+        ]
+    )
+    assert plays(events) == [
+        ("play", "a", "6S", "h", "demon", False),  # the referee flags it: wrong suit
+        ("play", "b", "6H", "h", "demon", False),
+        ("play", "a", "7H", "h", "waste", False),
+    ]
+
+
+def test_an_illegal_card_replaced_by_the_right_one_in_one_look() -> None:
+    events = reconstruct(
+        [
+            view(0, (pile("h", "5H"),), pv("a", "6S"), pv("b", "6H")),
+            view(1, (pile("h", "6S"),), pv("a", "9C"), pv("b", "6H")),
+            view(3, (pile("h", "6H"),), pv("a", "9C", ("6S",)), pv("b", "2C")),
+        ]
+    )
+    assert plays(events) == [("play", "a", "6S", "h", "demon", False), ("play", "b", "6H", "h", "demon", False)]
+
+
+def test_a_pile_started_without_an_ace_is_one_card_and_goes_when_taken_back() -> None:
+    events = reconstruct(
+        [
+            view(0, (), pv("a", "7C"), pv("b", "AC")),
+            view(1, (pile("x", "7C"),), pv("a", "3D"), pv("b", "AC")),
+            view(3, (), pv("a", "3D", ("7C",)), pv("b", "AC")),
+            view(4, (pile("x", "AC"),), pv("a", "3D", ("7C",)), pv("b", "5S")),
+        ]
+    )
+    # nothing is inferred under the 7C (not-an-ace is the rules' to flag); the Ace later starts the pile afresh
+    assert plays(events) == [("play", "a", "7C", "x", "demon", False), ("play", "b", "AC", "x", "demon", False)]
+
+
+def test_only_a_short_run_of_the_piles_own_suit_is_inferred() -> None:
+    far = reconstruct([view(0, (pile("h", "3H"),), pv("a", "9H")), view(1, (pile("h", "9H"),), pv("a", "2C"))])
+    assert plays(far) == [("play", "a", "9H", "h", "demon", False)]  # a wrong-rank play, not five unseen ones
+    other = reconstruct([view(0, (pile("h", "3H"),), pv("a", "5S")), view(1, (pile("h", "5S"),), pv("a", "2C"))])
+    assert plays(other) == [("play", "a", "5S", "h", "demon", False)]

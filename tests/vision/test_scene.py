@@ -224,3 +224,25 @@ def test_cards_cut_by_the_frame_edge_count_only_what_the_camera_sees() -> None:
         assert t.index_visible == bool(t.index_quads)
         cut += share < 0.99
     assert cut >= 3
+
+
+def test_an_illegal_play_is_seen_lying_on_its_pile_then_taken_back() -> None:
+    from referee.events import Play
+    from referee.simulate import MISPLAY_SECONDS
+    from vision.synth.render import make_renderer
+
+    result = simulate(players=3, seed=4, inject=("wrong-suit",))
+    seq = result.injected["wrong-suit"]
+    play = next(e for e in result.events if e.seq == seq)
+    assert isinstance(play, Play)
+    resting = [m for m in result.motions if m.resting and m.card == play.card]
+    assert len(resting) == 1 and resting[0].t1 - resting[0].t0 == pytest.approx(MISPLAY_SECONDS)
+    renderer = make_renderer(result, 4, heldout=False, size=(960, 540), markers=False)
+
+    def zones(t: float) -> list[str]:
+        state = result.table_at(t)
+        _, truths = renderer.render(state, result.motions, t)
+        return [tr.zone for tr in truths if tr.card == str(play.card) and tr.owner == play.player]
+
+    assert zones(play.t + MISPLAY_SECONDS / 2) == [f"foundation:{play.pile}"]  # on the pile, not at its source
+    assert zones(play.t + MISPLAY_SECONDS + 2.0) == [play.source]  # back where it came from

@@ -373,6 +373,8 @@ class SceneRenderer:
         """Every card to draw, bottom to top, from the referee's view of the table."""
         placed: list[Placed] = []
         lifted = {(m.player, m.source, str(m.card)) for m in carried}
+        # A card that will go back (an illegal play, a lost conflict) leaves its demon unturned meanwhile.
+        going_back = {(m.player, m.source, str(m.card)) for m in carried if not m.landed}
         pitch = self.geometry.pitch
         kings: dict[str, int] = {}
         for pid, seat in zip(self.players, self.geometry.seats, strict=False):
@@ -384,8 +386,12 @@ class SceneRenderer:
             x0 = -pitch * (self.line_size + 2) / 2
             # Demon: a squared stack with visible thickness, the top card face up.
             demon = list(t.demon)
+            unturned = bool(demon) and (pid, "demon", str(demon[-1])) in going_back
             if demon and (pid, "demon", str(demon[-1])) in lifted:
                 demon = demon[:-1]
+            if unturned and demon:
+                placed.append(self._place(seat, x0, 0, back, "back", pid, "demon", jitter_key=(pid, 1000)))
+                demon = []
             if len(demon) > 1:
                 # The face-down cards below show as the stack's thickness: one back, offset by its height.
                 off = min(len(demon) - 1, 14) * 0.25
@@ -472,14 +478,19 @@ class SceneRenderer:
                 end = self.cells[k % len(self.cells)]
             else:
                 end = self._slot(seat, m.dest)
-            u = (t - m.t0) / max(1e-6, m.t1 - m.t0)
+            u = 1.0 if m.resting else (t - m.t0) / max(1e-6, m.t1 - m.t0)
+            u = 1.0 - u if m.back else u  # an illegal card carried back from the pile it lay on
             u = u * u * (3 - 2 * u)  # ease in and out
             pos = start + (end - start) * u
             theta = seat.angle + math.radians(25 * math.sin(math.pi * u))
+            if m.resting:  # lying on the pile, a little askew, no hand over it
+                theta += math.radians(8)
+                pos = pos + np.array([6.0, 4.0])
             right = np.array([math.sin(theta), -math.cos(theta)])
             down = np.array([math.cos(theta), math.sin(theta)])
             lift = 40 * math.sin(math.pi * u)
-            placed = Placed(self._image(m.player, m.card), pos, right, down, str(m.card), m.player, "hand", True, lift)
+            zone = m.dest if m.resting else "hand"
+            placed = Placed(self._image(m.player, m.card), pos, right, down, str(m.card), m.player, zone, True, lift)
             out.append((placed, seat))
         return out
 
@@ -588,7 +599,8 @@ class SceneRenderer:
                 self._blit(canvas, p, 0.45)
                 poly = np.round(p.corners() * self._lscale + self._loff).astype(np.int32)
                 cv2.fillConvexPoly(labels, poly, j)
-                self._hand(canvas, labels, self._lscale, self._loff, p, seat, p.owner or self.players[0])
+                if p.zone == "hand":
+                    self._hand(canvas, labels, self._lscale, self._loff, p, seat, p.owner or self.players[0])
                 grip = np.round((p.centre + seat.out * 60) * self._lscale + self._loff)
                 touched.append(np.vstack([poly, grip[None, :] - 60 * self._lscale, grip[None, :] + 60 * self._lscale]))
             counts = np.bincount(labels.ravel(), minlength=len(placed) + len(carried) + 1)
