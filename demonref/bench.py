@@ -114,3 +114,122 @@ def bench_vision(
             out[f"{key} identifier ms"] = statistics.median(i_ms)
             out[f"{key} total ms"] = statistics.median([a + b for a, b in zip(d_ms, i_ms, strict=True)])
     return out
+
+
+def bench_dashboard(*, clients: int = 200, pushes: int = 60, ingest: int = 2000) -> dict[str, float | int | str]:
+    """The dashboard on loopback, served by ``demonref serve`` in its own process: the delay from posting an
+    event to each of ``clients`` SSE subscribers receiving the snapshot that holds it (p50/p99), and ingest
+    throughput (events/s) one event per request and in batches of 100."""
+    import asyncio
+    import json
+    import os
+    import re
+    import socket
+    import statistics
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    import httpx
+
+    from referee.events import to_json
+
+    work = Path(tempfile.mkdtemp(prefix="demonref-bench-"))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    url = f"http://127.0.0.1:{port}"
+    exe = str(Path(sys.executable).with_name("demonref"))
+    server = subprocess.Popen([exe, "serve", "--port", str(port), "--database", f"sqlite:///{work / 'bench.db'}"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              env={**os.environ, "PYTHONUNBUFFERED": "1"})  # fmt: skip
+    try:
+        assert server.stdout is not None
+        token = None
+        for line in server.stdout:
+            found = re.search(r"adjudicator token .*: (\S+)", line)
+            if found:
+                token = found.group(1)
+                break
+        if token is None:
+            raise RuntimeError("the dashboard did not start")
+        admin = {"Authorization": f"Bearer {token}"}
+        for _ in range(100):
+            try:
+                httpx.get(f"{url}/api/tables", timeout=2)
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+
+        def table(name: str) -> dict[str, str]:
+            made = httpx.post(f"{url}/api/tables", json={"id": name, "name": name}, headers=admin, timeout=10)
+            return {"Authorization": f"Bearer {made.json()['rig_token']}"}
+
+        events = []
+        seed = 1
+        while len(events) < max(pushes, ingest) + 1:  # rounds of simulated play, seqs running on
+            for e in simulate(players=4, seed=seed).events:
+                body = to_json(e)
+                if body["type"] == "round_start":
+                    if events:
+                        continue
+                    for p in body["players"]:
+                        p.pop("layout", None)
+                if body["type"] in ("round_end", "out"):
+                    continue
+                body["seq"] = len(events)
+                events.append(body)
+            seed += 1
+
+        # Push latency: every subscriber connected, then events posted one at a time, a little apart.
+        rig = table("push")
+        httpx.post(f"{url}/api/tables/push/events", json=events[:1], headers=rig, timeout=10)
+        sent: dict[int, float] = {}
+        delays: list[float] = []
+
+        async def subscriber(client: httpx.AsyncClient, ready: asyncio.Event, connected: list[int]) -> None:
+            async with client.stream("GET", f"{url}/api/tables/push/stream") as response:
+                connected.append(1)
+                if len(connected) == clients:
+                    ready.set()
+                async for line in response.aiter_lines():
+                    if line.startswith("data: "):
+                        n = json.loads(line[6:])["events"]
+                        if n - 1 in sent:
+                            delays.append(time.perf_counter() - sent[n - 1])
+                            if n - 1 == pushes:
+                                return
+
+        async def run() -> None:
+            limits = httpx.Limits(max_connections=clients + 10)
+            async with httpx.AsyncClient(limits=limits, timeout=60) as client:
+                ready, connected = asyncio.Event(), []
+                tasks = [asyncio.create_task(subscriber(client, ready, connected)) for _ in range(clients)]
+                await asyncio.wait_for(ready.wait(), 60)
+                await asyncio.sleep(0.5)
+                for k in range(1, pushes + 1):
+                    sent[k] = time.perf_counter()
+                    await client.post(f"{url}/api/tables/push/events", json=[events[k]], headers=rig)
+                    await asyncio.sleep(0.1)
+                await asyncio.wait_for(asyncio.gather(*tasks), 60)
+
+        asyncio.run(run())
+        out: dict[str, float | int | str] = {"SSE clients": clients, "pushes": pushes, "deliveries": len(delays)}
+        ms = sorted(1000 * d for d in delays)
+        out["push latency p50 ms"] = statistics.median(ms)
+        out["push latency p99 ms"] = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
+        # Ingest throughput, no subscribers.
+        for batch in (1, 100):
+            name = f"ingest{batch}"
+            rig = table(name)
+            with httpx.Client(timeout=60) as client:
+                t0 = time.perf_counter()
+                for i in range(0, ingest, batch):
+                    r = client.post(f"{url}/api/tables/{name}/events", json=events[i : i + batch], headers=rig)
+                    r.raise_for_status()
+                out[f"ingest events/s (batches of {batch})"] = ingest / (time.perf_counter() - t0)
+        return out
+    finally:
+        server.terminate()
+        server.wait(timeout=20)

@@ -355,6 +355,19 @@ def bench_render(
     _print_figures(figures, as_json=as_json)
 
 
+@bench_app.command("dashboard")
+def bench_dashboard(
+    clients: Annotated[int, typer.Option(min=1, help="Concurrent SSE subscribers.")] = 200,
+    pushes: Annotated[int, typer.Option(min=1, help="Events posted one at a time while they listen.")] = 60,
+    ingest: Annotated[int, typer.Option(min=1, help="Events to time the ingest with.")] = 2000,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Push latency to many SSE clients (p50/p99) and ingest events/s, on loopback."""
+    from demonref.bench import bench_dashboard as run
+
+    _print_figures(run(clients=clients, pushes=pushes, ingest=ingest), as_json=as_json)
+
+
 @bench_app.command("vision")
 def bench_vision(
     backend: Annotated[list[str] | None, typer.Option(help="torch, onnx, openvino (default: all three).")] = None,
