@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORE := $(VENV)/.installed-core
 
-.PHONY: demo test lint unit browser bench data clean-venv
+.PHONY: demo test lint unit browser bench data clean-venv test-postgres
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,16 @@ browser:
 	  echo "chromium could not be installed: the browser tests will be skipped"
 
 test: lint unit
+
+# The dashboard's API tests against PostgreSQL too: Debian's server, a throwaway role and database (root only).
+PG_URL := postgresql+psycopg://demonref:demonref@127.0.0.1/demonref_test
+test-postgres: $(CORE)
+	command -v pg_ctlcluster >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null)
+	pg_lsclusters -h | grep -q online || pg_ctlcluster $$(pg_lsclusters -h | awk 'NR==1{print $$1, $$2}') start
+	su postgres -c "psql -tc \"SELECT 1 FROM pg_roles WHERE rolname='demonref'\" | grep -q 1 || psql -c \"CREATE ROLE demonref LOGIN CREATEDB PASSWORD 'demonref'\""
+	su postgres -c "psql -tc \"SELECT 1 FROM pg_database WHERE datname='demonref_test'\" | grep -q 1 || createdb -O demonref demonref_test"
+	$(BIN)/python -c 'import psycopg' 2>/dev/null || $(BIN)/python -m pip install -q -e '.[postgres]'
+	DEMONREF_TEST_POSTGRES=$(PG_URL) $(BIN)/python -m pytest -n 2 tests/dashboard -k postgresql
 
 # Packaged deck artwork for the renderer (never committed): GNOME and KDE SVG decks, the svg-cards npm
 # package, and PyQt5 to draw the SVGs. The procedural decks need none of it; tests pass either way.

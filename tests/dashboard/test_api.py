@@ -3,9 +3,6 @@ token), restart restores from the log."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
 from fastapi.testclient import TestClient
 
 from dashboard.app import create_app
@@ -24,11 +21,6 @@ def bodies(seed: int = 3, inject: tuple[str, ...] = ()) -> list[dict]:  # type: 
                 p.pop("layout", None)
         out.append(body)
     return out
-
-
-@pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(database_url=f"sqlite:///{tmp_path / 'db.sqlite'}", token_file=tmp_path / "token")
 
 
 def start(client: TestClient, settings: Settings, table: str = "t1") -> tuple[dict[str, str], dict[str, str]]:
