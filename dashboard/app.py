@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from dashboard.hub import Hub
-from dashboard.routes import adjudication, ingest, pages, rounds, state
+from dashboard.routes import adjudication, camera, ingest, pages, rounds, state
 from dashboard.settings import Settings
 from dashboard.storage import Store
 
@@ -31,6 +31,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store.engine.dispose()
 
     app = FastAPI(title="demonref", version="0.1.0", lifespan=lifespan)
-    for module in (state, ingest, adjudication, rounds, pages):
+    for module in (state, ingest, camera, adjudication, rounds, pages):
         app.include_router(module.router)
     return app

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from dashboard.storage import Store
-from referee.events import EventError, RoundStart, parse_event, to_json
+from referee.events import EventError, Play, RoundStart, parse_event, to_json
 from referee.game import RoundState, apply, initial, replay
 from referee.handicap import next_demons
 from referee.scoring import tally
@@ -21,6 +22,9 @@ class LiveTable:
     round_id: int
     state: RoundState = field(default_factory=initial)
     subscribers: set[asyncio.Queue[dict[str, Any]]] = field(default_factory=set)
+    thumbs: set[int] = field(default_factory=set)  # seqs with a stored picture (flags show it)
+    frame: bytes | None = None  # the rig's latest annotated camera frame (JPEG), kept in memory only
+    frame_at: float = 0.0  # time.time() it arrived
 
 
 def snapshot(table: LiveTable) -> dict[str, Any]:
@@ -34,6 +38,11 @@ def snapshot(table: LiveTable) -> dict[str, Any]:
         if result.finished and scores
         else {}
     )
+    refused = {v.seq for v in state.flags}
+    last: dict[str, list[str]] = {}
+    for e in state.history:
+        if isinstance(e, Play) and e.player is not None and e.seq not in refused:
+            last.setdefault(e.player, []).append(str(e.card))
     return {
         "table": table.id,
         "name": table.name,
@@ -51,6 +60,7 @@ def snapshot(table: LiveTable) -> dict[str, Any]:
                 "demon_left": p.demon_left,
                 "out": p.out,
                 "score": scores.get(p.id, 0),
+                "last_plays": last.get(p.id, [])[-3:],
                 "next_demon": nxt.get(p.id),
             }
             for p in state.players.values()
@@ -66,10 +76,12 @@ def snapshot(table: LiveTable) -> dict[str, Any]:
                 "player": v.player,
                 "card": str(v.card) if v.card else None,
                 "message": v.message,
+                "thumb": f"/api/tables/{table.id}/flags/{v.seq}/thumb.jpg" if v.seq in table.thumbs else None,
             }
             for v in state.flags
         ],
         "events": len(state.history),
+        "camera": f"/api/tables/{table.id}/frame.jpg" if table.frame is not None else None,
     }
 
 
@@ -83,6 +95,7 @@ class Hub:
             round_id = store.current_round(table_id)
             events = [parse_event(body) for body in store.events(round_id)]
             self.tables[table_id] = LiveTable(table_id, name, round_id, replay(events))
+            self.tables[table_id].thumbs = store.thumb_seqs(round_id)
 
     def add_table(self, table_id: str, name: str) -> str:
         token = self.store.create_table(table_id, name)
@@ -99,6 +112,7 @@ class Hub:
         if isinstance(event, RoundStart) and table.state.status.value != "waiting":
             table.round_id = self.store.current_round(table_id, new=True)
             table.state = initial()
+            table.thumbs = set()
         # Judge before storing: a malformed event (unknown player, ...) must not enter the log.
         new_state, verdicts = apply(table.state, event)
         if not self.store.append(table.round_id, stored):
@@ -106,6 +120,19 @@ class Hub:
         table.state = new_state
         self._push(table)
         return True, [{"seq": v.seq, "code": v.code, "message": v.message} for v in verdicts]
+
+    def put_thumb(self, table_id: str, seq: int, jpeg: bytes) -> None:
+        table = self.tables[table_id]
+        self.store.put_thumb(table.round_id, seq, jpeg)
+        table.thumbs.add(seq)
+        self._push(table)
+
+    def put_frame(self, table_id: str, jpeg: bytes) -> None:
+        table = self.tables[table_id]
+        first = table.frame is None
+        table.frame, table.frame_at = jpeg, time.time()
+        if first:  # pages learn that there is a camera view; later frames are fetched by the page itself
+            self._push(table)
 
     def _push(self, table: LiveTable) -> None:
         data = snapshot(table)

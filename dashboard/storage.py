@@ -13,7 +13,17 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint, create_engine, select
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    String,
+    UniqueConstraint,
+    create_engine,
+    select,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
@@ -45,6 +55,17 @@ class EventRow(Base):
     seq: Mapped[int] = mapped_column(Integer)
     body: Mapped[dict[str, Any]] = mapped_column(JSON)
     received: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
+    __table_args__ = (UniqueConstraint("round_id", "seq"),)
+
+
+class ThumbRow(Base):
+    """A rig's picture of the place a flagged event concerns (JPEG), kept with the round."""
+
+    __tablename__ = "thumbs"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    jpeg: Mapped[bytes] = mapped_column(LargeBinary)
     __table_args__ = (UniqueConstraint("round_id", "seq"),)
 
 
@@ -138,3 +159,21 @@ class Store:
             return [
                 r.body for r in s.scalars(select(EventRow).where(EventRow.round_id == round_id).order_by(EventRow.seq))
             ]
+
+    def put_thumb(self, round_id: int, seq: int, jpeg: bytes) -> None:
+        """Stores (or replaces) the picture of event ``seq``."""
+        with self.session() as s:
+            row = s.scalars(select(ThumbRow).where(ThumbRow.round_id == round_id, ThumbRow.seq == seq)).first()
+            if row is None:
+                s.add(ThumbRow(round_id=round_id, seq=seq, jpeg=jpeg))
+            else:
+                row.jpeg = jpeg
+
+    def thumb(self, round_id: int, seq: int) -> bytes | None:
+        with self.session() as s:
+            row = s.scalars(select(ThumbRow).where(ThumbRow.round_id == round_id, ThumbRow.seq == seq)).first()
+            return None if row is None else row.jpeg
+
+    def thumb_seqs(self, round_id: int) -> set[int]:
+        with self.session() as s:
+            return set(s.scalars(select(ThumbRow.seq).where(ThumbRow.round_id == round_id)))

@@ -269,7 +269,7 @@ def _camera_demo(video: Path, port: int, models: Path, keep_serving: bool, secon
 
     from dashboard.app import create_app
     from dashboard.settings import Settings
-    from demonref.outbox import Outbox, http_poster
+    from demonref.outbox import Outbox, PictureSender, http_poster
     from vision.capture import CaptureError, Source
     from vision.live import run_live
     from vision.models import CardReader, ModelMissingError
@@ -303,7 +303,8 @@ def _camera_demo(video: Path, port: int, models: Path, keep_serving: bool, secon
     console.print(f"[bold]dashboard: {url}/tables/demo[/]  (adjudicator token in {work / 'admin-token'})")
     console.print(f"playing {video} through the card models as a live camera…", highlight=False)
     outbox = Outbox(work / "rig", http_poster(url, "demo", token))
-    _, stats = run_live(source, work / "round", players=players, reader=reader, outbox=outbox, pace=pace, max_seconds=seconds,
+    pictures = PictureSender(url, "demo", token)
+    _, stats = run_live(source, work / "round", players=players, reader=reader, outbox=outbox, pictures=pictures, pace=pace, max_seconds=seconds,
                         on_event=lambda e: console.print(f"{e.t:7.1f}s  {dumps(e)}", highlight=False, soft_wrap=True))  # fmt: skip
     console.print(f"round over: {stats.processed} frames processed ({stats.fps:.1f}/s); the tally is on the page.")
     if keep_serving:
@@ -644,8 +645,8 @@ def live_cmd(
     models: Annotated[Path, typer.Option(help="Folder with detector.pt and identifier.pt.")] = Path("models"),
 ) -> None:
     """Referees a round live from a camera; events go to disk first, then to the dashboard (resent after a
-    network loss). Ctrl-C ends the round."""
-    from demonref.outbox import Outbox, http_poster
+    network loss) with the annotated camera view and a picture of each flag. Ctrl-C ends the round."""
+    from demonref.outbox import Outbox, PictureSender, http_poster
     from vision.calibrate import Calibration, CalibrationError
     from vision.capture import CaptureError, Source
     from vision.live import run_live
@@ -660,18 +661,19 @@ def live_cmd(
         src = Source.open(source)
     except (ReviewError, CalibrationError, ModelMissingError, CaptureError) as exc:
         fail(str(exc))
-    outbox = None
+    outbox = pictures = None
     if server:
         if not token:
             fail("--server needs the table's rig token: --token or DEMONREF_RIG_TOKEN")
         outbox = Outbox(out, http_poster(server, table, token))
+        pictures = PictureSender(server, table, token)
 
     def show(event: Event) -> None:
         console.print(f"{event.t:7.1f}s  {dumps(event)}", highlight=False, soft_wrap=True)
 
     try:
         _, stats = run_live(src, out, rules=rules, options=table_rules.to_options(), players=roster,
-                                calibration=cal, reader=reader, outbox=outbox, process_fps=fps,
+                                calibration=cal, reader=reader, outbox=outbox, pictures=pictures, process_fps=fps,
                                 pace=not src.live, on_event=show)  # fmt: skip
     except CaptureError as exc:
         fail(f"{exc} (the round so far is in {out}/events.jsonl)")

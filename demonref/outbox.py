@@ -94,3 +94,80 @@ def http_poster(server: str, table: str, token: str, timeout: float = 5.0) -> Po
             raise RuntimeError(f"{url} answered {response.status_code}: {response.text[:200]}")
 
     return post
+
+
+class PictureSender:
+    """Sends the rig's pictures beside its events, from a thread of its own so the camera never waits: the
+    latest annotated frame (only the newest is worth sending; a failed one is dropped) and a picture per
+    flagged event (kept and retried until the server has it, as it is also saved on the rig's disk)."""
+
+    def __init__(self, server: str, table: str, token: str, *, timeout: float = 3.0, retries: int = 20) -> None:
+        import threading
+
+        import httpx
+
+        self.base = f"{server.rstrip('/')}/api/tables/{table}"
+        self.client = httpx.Client(timeout=timeout, headers={"Authorization": f"Bearer {token}",
+                                                             "Content-Type": "image/jpeg"})  # fmt: skip
+        self.retries = retries
+        self._latest: bytes | None = None
+        self._thumbs: list[tuple[int, bytes, int]] = []  # (seq, jpeg, tries)
+        self._wake = threading.Condition()
+        self._closing = False
+        self.sent_frames = 0
+        self.sent_thumbs = 0
+        self.last_error: str | None = None
+        self._thread = threading.Thread(target=self._run, name="pictures", daemon=True)
+        self._thread.start()
+
+    def frame(self, jpeg: bytes) -> None:
+        with self._wake:
+            self._latest = jpeg
+            self._wake.notify()
+
+    def thumb(self, seq: int, jpeg: bytes) -> None:
+        with self._wake:
+            self._thumbs.append((seq, jpeg, 0))
+            self._wake.notify()
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Stops after a last try at the pictures still waiting (at most ``timeout`` seconds)."""
+        with self._wake:
+            self._closing = True
+            self._wake.notify()
+        self._thread.join(timeout)
+        self.client.close()
+
+    def _put(self, path: str, jpeg: bytes) -> bool:
+        try:
+            response = self.client.put(f"{self.base}/{path}", content=jpeg)
+        except Exception as exc:  # the network is down: the caller keeps or drops the picture
+            self.last_error = f"{type(exc).__name__}: {exc}"
+            return False
+        if response.status_code >= 400:
+            self.last_error = f"{path}: {response.status_code} {response.text[:120]}"
+            return False
+        return True
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while not self._closing and self._latest is None and not self._thumbs:
+                    self._wake.wait()
+                thumbs, self._thumbs = self._thumbs, []
+                latest, self._latest = self._latest, None
+                closing = self._closing
+            failed = []
+            for seq, jpeg, tries in thumbs:
+                if self._put(f"flags/{seq}/thumb", jpeg):
+                    self.sent_thumbs += 1
+                elif tries + 1 < self.retries and not closing:
+                    failed.append((seq, jpeg, tries + 1))
+            if latest is not None and not closing and self._put("frame", latest):
+                self.sent_frames += 1
+            if closing:
+                return
+            if failed:
+                with self._wake:
+                    self._thumbs = failed + self._thumbs
+                    self._wake.wait(1.0)  # give the outbox time to deliver the flagged events

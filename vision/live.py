@@ -17,6 +17,9 @@ from referee.events import Event, dumps
 from vision.calibrate import Calibration
 from vision.capture import CaptureError, Source
 from vision.pipeline import Chain
+from vision.review import draw, frame_jpeg, thumbnail_jpeg
+
+PICTURE_SECONDS = 0.33  # how often the annotated camera view goes to the dashboard
 
 
 @dataclass
@@ -41,6 +44,7 @@ def run_live(
     calibration: Calibration | None = None,
     reader: Any,
     outbox: Any | None = None,
+    pictures: Any | None = None,
     process_fps: float = 15.0,
     pace: bool = False,
     stop: Callable[[], bool] = lambda: False,
@@ -48,7 +52,9 @@ def run_live(
     max_seconds: float | None = None,
 ) -> tuple[Chain, LiveStats]:
     """Runs until the source ends, ``stop()`` says so, or ``max_seconds`` of play; then ends the round.
-    ``pace``: play a file at its own speed (as a camera would deliver it)."""
+    ``pace``: play a file at its own speed (as a camera would deliver it). ``pictures`` (a
+    :class:`demonref.outbox.PictureSender`) gets the annotated camera view a few times a second and a picture
+    of each flagged event (also saved in ``out/thumbs``)."""
     out.mkdir(parents=True, exist_ok=True)
     try:
         log = (out / "events.jsonl").open("x", encoding="utf-8")
@@ -69,6 +75,7 @@ def run_live(
     started = time.monotonic()
     next_due = 0.0
     last_flush = 0.0
+    last_picture = 0.0
     reason = "stopped"
     t = 0.0
     try:
@@ -84,9 +91,19 @@ def run_live(
             if frame.t < next_due:
                 continue
             t0 = time.monotonic()
+            flags_before = len(chain.flags)
             chain.feed(frame.image, frame.t, frame.index)
             stats.busy += time.monotonic() - t0
             stats.processed += 1
+            for flag in chain.flags[flags_before:]:
+                jpeg = thumbnail_jpeg(frame.image, flag.quad)
+                (out / "thumbs").mkdir(exist_ok=True)
+                (out / "thumbs" / f"{flag.verdict.seq}.jpg").write_bytes(jpeg)
+                if pictures is not None:
+                    pictures.thumb(flag.verdict.seq, jpeg)
+            if pictures is not None and time.monotonic() - last_picture >= PICTURE_SECONDS:
+                pictures.frame(frame_jpeg(draw(frame.image, chain, frame.t)))
+                last_picture = time.monotonic()
             next_due = frame.t + 1.0 / process_fps
             if outbox is not None and time.monotonic() - last_flush > 0.25:
                 outbox.flush()
@@ -109,4 +126,6 @@ def run_live(
             chain.calibration.save(out / "calibration.json")
         if outbox is not None:
             outbox.flush(now=float("inf"))
+        if pictures is not None:
+            pictures.close()
     return chain, stats

@@ -155,6 +155,11 @@ def review(
 
 def _thumbnail(image: np.ndarray, quad: list[list[float]] | None, size: int = 240) -> str:
     """A JPEG (base64) of the place a flag concerns, or of the whole frame."""
+    return base64.b64encode(thumbnail_jpeg(image, quad, size)).decode()
+
+
+def thumbnail_jpeg(image: np.ndarray, quad: list[list[float]] | None, size: int = 240) -> bytes:
+    """A JPEG of the place a flag concerns (around its card), or of the whole frame."""
     crop = image
     if quad is not None:
         q = np.asarray(quad)
@@ -167,7 +172,16 @@ def _thumbnail(image: np.ndarray, quad: list[list[float]] | None, size: int = 24
     s = size / max(crop.shape[:2])
     small = cv2.resize(crop, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
     ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 80])
-    return base64.b64encode(buf.tobytes()).decode() if ok else ""
+    return buf.tobytes() if ok else b""
+
+
+def frame_jpeg(image: np.ndarray, width: int = 960, quality: int = 70) -> bytes:
+    """A frame for the live page: at most ``width`` pixels wide, JPEG."""
+    if image.shape[1] > width:
+        s = width / image.shape[1]
+        image = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return buf.tobytes() if ok else b""
 
 
 def draw(image: np.ndarray, chain: Chain, t: float) -> np.ndarray:

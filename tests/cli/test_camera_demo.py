@@ -49,6 +49,9 @@ def test_camera_demo_serves_the_round_it_referees() -> None:
         state = httpx.get(f"http://127.0.0.1:{port}/api/tables/demo/state", timeout=10).json()
         # the chain saw the deal: the round started with the bundled game's three players, named by roster
         assert sorted(p["id"] for p in state["players"]) == ["p1", "p2", "p3"], state
+        assert state["camera"] is not None  # the rig sent its annotated view
+        frame = httpx.get(f"http://127.0.0.1:{port}{state['camera']}", timeout=10)
+        assert frame.status_code == 200 and frame.content.startswith(b"\xff\xd8")
         page = httpx.get(f"http://127.0.0.1:{port}/tables/demo", timeout=10)
         assert page.status_code == 200
     finally:

@@ -140,3 +140,38 @@ def test_match_totals_across_rounds_and_replay_of_any_log(settings: Settings) ->
         assert early["seq"] == 2 and len(early["foundations"]) <= len(whole["foundations"])
         bad = client.post("/api/replay", json=[{"type": "play", "t": 0}])
         assert bad.status_code == 422 and "event 0" in bad.json()["detail"]
+
+
+def test_camera_frame_and_flag_pictures(settings: Settings) -> None:
+    import cv2
+    import numpy as np
+
+    jpeg = bytes(cv2.imencode(".jpg", np.zeros((4, 4, 3), np.uint8))[1].tobytes())
+    with TestClient(create_app(settings)) as client:
+        _admin, rig = start(client, settings)
+        pic = {**rig, "Content-Type": "image/jpeg"}
+        assert client.get("/api/tables/t1/frame.jpg").status_code == 404  # no camera yet
+        assert client.get("/api/tables/t1/state").json()["camera"] is None
+        assert client.put("/api/tables/t1/frame", content=jpeg).status_code == 401
+        r = client.put("/api/tables/t1/frame", content=b"GIF89a", headers=pic)
+        assert r.status_code == 415 and "JPEG" in r.json()["detail"]
+        assert client.put("/api/tables/t1/frame", content=jpeg, headers=pic).status_code == 204
+        got = client.get("/api/tables/t1/frame.jpg")
+        assert got.content == jpeg and got.headers["content-type"] == "image/jpeg"
+        assert client.get("/api/tables/t1/state").json()["camera"] == "/api/tables/t1/frame.jpg"
+        events = bodies(inject=("wrong-suit",))
+        flagged = None
+        for body in events:
+            r = client.post("/api/tables/t1/events", json=[body], headers=rig).json()
+            flagged = flagged if flagged is not None or not r["verdicts"] else r["verdicts"][0]["seq"]
+        assert flagged is not None
+        # A picture of an event not stored yet waits (the rig retries); then it is shown with the flag.
+        assert client.put(f"/api/tables/t1/flags/{len(events) + 5}/thumb", content=jpeg, headers=pic).status_code == 409
+        assert client.put(f"/api/tables/t1/flags/{flagged}/thumb", content=jpeg, headers=pic).status_code == 204
+        flags = {f["seq"]: f for f in client.get("/api/tables/t1/state").json()["flags"]}
+        assert flags[flagged]["thumb"] == f"/api/tables/t1/flags/{flagged}/thumb.jpg"
+        assert client.get(flags[flagged]["thumb"]).content == jpeg
+    with TestClient(create_app(settings)) as client:  # after a restart: the picture is kept, the live frame not
+        state = client.get("/api/tables/t1/state").json()
+        assert state["camera"] is None
+        assert {f["seq"]: f["thumb"] for f in state["flags"]}[flagged] is not None

@@ -22,6 +22,16 @@ from dashboard.settings import Settings
 CHROMIUM = "/usr/bin/chromium"
 
 
+def _jpeg() -> bytes:
+    import cv2
+    import numpy as np
+
+    return bytes(cv2.imencode(".jpg", np.full((6, 8, 3), 90, np.uint8))[1].tobytes())
+
+
+JPEG = _jpeg()  # an 8x6 picture
+
+
 def chromium() -> str:
     """Debian's chromium, installed here when missing (root only); else the test is skipped."""
     if not Path(CHROMIUM).exists() and os.geteuid() == 0 and shutil.which("apt-get"):
@@ -76,6 +86,15 @@ def test_live_page_play_tally_and_correction(server: tuple[str, Settings]) -> No
         api.post("/api/tables/t1/events", json=[bad, {"seq": 3, "t": 3.0, "type": "round_end"}], headers=rig)
         page.wait_for_selector("#tally.shown", timeout=5000)
         page.wait_for_selector("#flags li:has-text('not-an-ace')", timeout=5000)
+        # The rig's camera view and the flag's picture appear on the page.
+        jpeg = {**rig, "Content-Type": "image/jpeg"}
+        assert api.put("/api/tables/t1/frame", content=JPEG, headers=jpeg).status_code == 204
+        assert api.put("/api/tables/t1/flags/2/thumb", content=JPEG, headers=jpeg).status_code == 204
+        page.wait_for_selector("#camera-box.shown", timeout=5000)
+        page.wait_for_function("document.querySelector('#camera').naturalWidth === 8", timeout=5000)
+        page.wait_for_function(
+            "document.querySelector(\"#flags li[data-seq='2'] img.thumb\")?.naturalWidth === 8", timeout=5000
+        )
         before = page.inner_text("[data-player='ann'] .score")
         fix = {
             "action": "reassign",
