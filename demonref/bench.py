@@ -233,3 +233,41 @@ def bench_dashboard(*, clients: int = 200, pushes: int = 60, ingest: int = 2000)
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+def bench_review(
+    *, seconds: float = 20.0, size: tuple[int, int] = (1280, 720), fps: int = 30, process_fps: float = 10.0
+) -> dict[str, float | int | str]:
+    """The camera chain's speed on a rendered game (held-out decks) through the committed models: offline
+    review of a ``fps`` video (times real time, with the annotated video and report) and the live mode's rate
+    (frames processed per second of processing, the most ``demonref live`` can keep up with)."""
+    import tempfile
+    from pathlib import Path
+
+    from referee.events import RoundStart, read_log
+    from vision.capture import Source
+    from vision.live import run_live
+    from vision.models import CardReader
+    from vision.review import review
+    from vision.synth.render import render_game
+
+    work = Path(tempfile.mkdtemp(prefix="demonref-bench-review-"))
+    render_game(work / "game", players=4, seed=21, heldout=True, fps=fps, size=size, max_seconds=seconds)
+    start = read_log(work / "game" / "events.jsonl")[0]
+    assert isinstance(start, RoundStart)
+    players = [(p.id, p.back) for p in start.players]
+    reader = CardReader.load()
+    t0 = time.perf_counter()
+    result = review(work / "game" / "game.mp4", work / "review", players=players, reader=reader,
+                    process_fps=process_fps)  # fmt: skip
+    wall = time.perf_counter() - t0
+    _, stats = run_live(Source.open(work / "game" / "game.mp4"), work / "live", players=players, reader=reader,
+                        process_fps=1000.0)  # fmt: skip
+    return {
+        "video": f"{size[0]}x{size[1]} at {fps} fps, {seconds:.0f} s",
+        "review frames processed": result.processed,
+        "review seconds": wall,
+        "review x real time": seconds / wall,
+        "live processed frames/s": stats.processed / stats.busy if stats.busy else 0.0,
+        "live ms per frame": 1000 * stats.busy / max(1, stats.processed),
+    }

@@ -369,6 +369,20 @@ def bench_dashboard(
     _print_figures(run(clients=clients, pushes=pushes, ingest=ingest), as_json=as_json)
 
 
+@bench_app.command("review")
+def bench_review(
+    seconds: Annotated[float, typer.Option(min=1, help="Seconds of rendered game.")] = 20.0,
+    size: Annotated[str, typer.Option()] = "1280x720",
+    fps: Annotated[int, typer.Option(min=15, max=30, help="The video's frame rate.")] = 30,
+    process_fps: Annotated[float, typer.Option(help="Frames per second the review processes.")] = 10.0,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Review speed (times real time) and live processing rate on a rendered game, with the real models."""
+    from demonref.bench import bench_review as run
+
+    _print_figures(run(seconds=seconds, size=_size(size), fps=fps, process_fps=process_fps), as_json=as_json)
+
+
 @bench_app.command("vision")
 def bench_vision(
     backend: Annotated[list[str] | None, typer.Option(help="torch, onnx, openvino (default: all three).")] = None,
