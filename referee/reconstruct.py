@@ -42,6 +42,8 @@ class ReconState:
     # pile -> the committed top beneath a top that did not continue it (None: the pile was new): an illegal
     # card, flagged when it landed; when it is taken back the pile shows this card again.
     suspect: Mapping[str, Card | None] = field(default_factory=dict)
+    aliases: Mapping[str, str] = field(default_factory=dict)  # a pile's id in the views -> its id in the log
+    suspect_by: Mapping[str, str] = field(default_factory=dict)  # pile -> who put the suspect top there
 
 
 PENDING_SECONDS = 5.0  # how long an unattributed play waits for the areas that were covered
@@ -123,21 +125,42 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     tops = dict(state.tops)
     played_from: dict[str, set[str]] = {}
     suspect = dict(state.suspect)
+    suspect_by = dict(state.suspect_by)
+
+    def taken_back(key: str) -> None:
+        """The suspect top of pile ``key`` went back to its owner, who may play it again."""
+        who, card = suspect_by.pop(key, None), tops.get(key)
+        if who is not None and card is not None:
+            played[who] = played.get(who, frozenset()) - {card}
+        del suspect[key]
+
     if state.started and view.settled:
-        shown = {p.id for p in view.foundations}
+        aliases = dict(state.aliases)
+        shown = {aliases.get(p.id, p.id) for p in view.foundations}
         for pid_ in [p for p, base in suspect.items() if base is None and p not in shown]:
-            tops.pop(pid_, None)  # an illegal card that started a pile of its own was taken back
-            del suspect[pid_]
+            taken_back(pid_)  # an illegal card that started a pile of its own was taken back
+            tops.pop(pid_, None)
         for pile in view.foundations:
-            before = tops.get(pile.id)
-            if pile.id in suspect:
-                base = suspect[pile.id]
+            key = aliases.get(pile.id, pile.id)  # the log's name for the pile
+            before = tops.get(key)
+            if before is None and pile.top is not None and key not in suspect:
+                # A new pile whose top is, or continues, a pile that is no longer where it was: that pile,
+                # moved (a completed pile set aside as its King lands), not a new one.
+                gone = [
+                    p for p, top in tops.items() if p not in shown and (top == pile.top or _continues(top, pile.top))
+                ]
+                if len(gone) == 1:
+                    aliases[pile.id] = key = gone[0]
+                    before = tops[key]
+            if key in suspect:
+                base = suspect[key]
                 if pile.top is not None and pile.top == base:  # the illegal card was taken back
-                    tops[pile.id] = base
-                    del suspect[pile.id]
+                    taken_back(key)
+                    tops[key] = base
                     continue
                 fixed = _consistent(base, pile)
                 if fixed is not None and _continues(base, fixed):
+                    taken_back(key)
                     before = base  # taken back, and the right card already put in its place
             new = _consistent(before, pile)
             if new is None or new == before:
@@ -145,9 +168,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             if before is not None and new.rank <= before.rank:
                 continue  # foundations only grow: a lower top is the old card under a hand, or a misread
             if _continues(before, new) or (before is not None and _new_cards(before, new)[0][1]):
-                suspect.pop(pile.id, None)
+                suspect.pop(key, None)
+                suspect_by.pop(key, None)
             else:
-                suspect[pile.id] = before  # the rules will flag it; it may well be taken back
+                suspect[key] = before  # the rules will flag it; it may well be taken back
             for card, inferred in _new_cards(before, new):
                 origin = pile.origin if card == new else None  # a tracked card is the one on top
                 player, source, candidates = _attribute(card, state.playable, players, view.t, played, origin)
@@ -156,16 +180,18 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     extra["inferred"] = True
                 if player is None:
                     extra["candidates"] = candidates
-                events.append(
-                    Play(seq=seq, t=view.t, player=player, card=card, pile=pile.id, source=source, extra=extra)
-                )
+                events.append(Play(seq=seq, t=view.t, player=player, card=card, pile=key, source=source, extra=extra))
                 seq += 1
                 if player is not None:
                     played[player] = played.get(player, frozenset()) | {card}
+                    if key in suspect and card == new:
+                        suspect_by[key] = player
                     if source is not None:
                         played_from.setdefault(player, set()).add(source)
-            tops[pile.id] = new
-    elif not state.started:
+            tops[key] = new
+    else:
+        aliases = dict(state.aliases)
+    if not state.started:
         tops.update({p.id: p.top for p in view.foundations if p.top is not None})
     # Demons: a new top means the old one left (to a foundation, seen above, or into the line), then a flip.
     demon_tops = dict(state.demon_tops)
@@ -250,7 +276,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     for e in events:
         if isinstance(e, Play) and e.player is None and e.extra.get("candidates"):
             still.append((e.seq, e.card, tuple(e.extra["candidates"]), e.t))
-    return ReconState(tops, playable, demon_tops, seq, True, tuple(still), played, hold, trail, suspect), events
+    return ReconState(
+        tops, playable, demon_tops, seq, True, tuple(still), played, hold, trail, suspect, aliases, suspect_by
+    ), events
 
 
 def reconstruct(views: Iterable[TableView]) -> list[Event]:

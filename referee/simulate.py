@@ -570,6 +570,7 @@ class _Sim:
                 seq = self.emit(Play, t, player=bot.id, card=card, pile=pile, source=source)
                 self.injected["late-play"] = seq
                 del self.pending["late-play"]
+                self.show_misplay(self.events[-1])  # on the table for the camera too, then taken back
                 return
 
     def result(self) -> SimResult:

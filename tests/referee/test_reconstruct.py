@@ -256,3 +256,25 @@ def test_only_a_short_run_of_the_piles_own_suit_is_inferred() -> None:
     assert plays(far) == [("play", "a", "9H", "h", "demon", False)]  # a wrong-rank play, not five unseen ones
     other = reconstruct([view(0, (pile("h", "3H"),), pv("a", "5S")), view(1, (pile("h", "5S"),), pv("a", "2C"))])
     assert plays(other) == [("play", "a", "5S", "h", "demon", False)]
+
+
+def test_a_pile_that_moves_as_its_king_lands_is_the_same_pile() -> None:
+    events = reconstruct(
+        [
+            view(0, (pile("c", "QC"), pile("h", "4H")), pv("a", "KC"), pv("b", "2S")),
+            view(1, (pile("h", "4H"), pile("k", "KC")), pv("a", "9D"), pv("b", "2S")),  # set aside, seen anew
+        ]
+    )
+    assert plays(events) == [("play", "a", "KC", "c", "demon", False)]  # on the Queen's pile, by its name
+
+
+def test_a_card_taken_back_can_be_played_again_by_its_owner() -> None:
+    events = reconstruct(
+        [
+            view(0, (pile("h", "AH"), pile("s", "AS")), pv("a", "QD", ("2S",)), pv("b", "9C")),
+            view(1, (pile("h", "2S"), pile("s", "AS")), pv("a", "QD", (None,)), pv("b", "9C")),  # wrong suit
+            view(3, (pile("h", "AH"), pile("s", "AS")), pv("a", "QD", ("2S",)), pv("b", "9C")),  # taken back
+            view(4, (pile("h", "AH"), pile("s", "2S")), pv("a", "QD", (None,)), pv("b", "9C")),
+        ]
+    )
+    assert plays(events) == [("play", "a", "2S", "h", "line:1", False), ("play", "a", "2S", "s", "line:1", False)]

@@ -128,7 +128,9 @@ def render_game(
     out.mkdir(parents=True, exist_ok=True)
     events_path = out / "events.jsonl"
     events_path.write_text("".join(dumps(e) + "\n" for e in result.events), encoding="utf-8")
-    duration = result.duration if max_seconds is None else min(result.duration, max_seconds)
+    # The film runs until the last event, or the last card carried back after it (a late play taken back).
+    end = max([result.duration, *(m.t1 for m in result.motions)])
+    duration = end if max_seconds is None else min(end, max_seconds)
     n_frames = int(duration * fps) + 1
     tmp_video = out / "game.part.mp4"
     writer = cv2.VideoWriter(str(tmp_video), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
