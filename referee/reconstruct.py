@@ -44,6 +44,9 @@ class ReconState:
     suspect: Mapping[str, Card | None] = field(default_factory=dict)
     aliases: Mapping[str, str] = field(default_factory=dict)  # a pile's id in the views -> its id in the log
     suspect_by: Mapping[str, str] = field(default_factory=dict)  # pile -> who put the suspect top there
+    top_by: Mapping[str, str] = field(default_factory=dict)  # pile -> who put its top there
+    # (pile, card, player) of second copies already logged: a conflict is logged once while it lies there
+    doubles: frozenset[tuple[str, Card, str]] = frozenset()
 
 
 PENDING_SECONDS = 5.0  # how long an unattributed play waits for the areas that were covered
@@ -126,6 +129,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     played_from: dict[str, set[str]] = {}
     suspect = dict(state.suspect)
     suspect_by = dict(state.suspect_by)
+    top_by = dict(state.top_by)
+    doubles = set(state.doubles)
 
     def taken_back(key: str) -> None:
         """The suspect top of pile ``key`` went back to its owner, who may play it again."""
@@ -133,6 +138,24 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         if who is not None and card is not None:
             played[who] = played.get(who, frozenset()) - {card}
         del suspect[key]
+
+    def _log_doubles(key: str, card: Card, pile: PileView) -> None:
+        """Another player's copy of the top card lying on it: logged once, for the rules to judge (a conflict
+        within the window); it goes back to its owner, so it does not count as put down."""
+        nonlocal seq
+        for who in pile.doubles:
+            recent = state.playable.get(who, {}).get(card)
+            if (
+                who == top_by.get(key)
+                or (key, card, who) in doubles
+                or recent is None
+                or view.t - recent[1] > RECENT_SECONDS
+            ):
+                continue
+            doubles.add((key, card, who))
+            events.append(Play(seq=seq, t=view.t, player=who, card=card, pile=key, source=recent[0],
+                               extra={"frame": view.frame, "confidence": round(pile.confidence, 3)}))  # fmt: skip
+            seq += 1
 
     if state.started and view.settled:
         aliases = dict(state.aliases)
@@ -163,6 +186,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     taken_back(key)
                     before = base  # taken back, and the right card already put in its place
             new = _consistent(before, pile)
+            if new is not None and new == before:
+                _log_doubles(key, new, pile)
+                continue
             if new is None or new == before:
                 continue
             if before is not None and new.rank <= before.rank:
@@ -184,11 +210,14 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 seq += 1
                 if player is not None:
                     played[player] = played.get(player, frozenset()) | {card}
+                    if card == new:
+                        top_by[key] = player
                     if key in suspect and card == new:
                         suspect_by[key] = player
                     if source is not None:
                         played_from.setdefault(player, set()).add(source)
             tops[key] = new
+            _log_doubles(key, new, pile)
     else:
         aliases = dict(state.aliases)
     if not state.started:
@@ -277,7 +306,20 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         if isinstance(e, Play) and e.player is None and e.extra.get("candidates"):
             still.append((e.seq, e.card, tuple(e.extra["candidates"]), e.t))
     return ReconState(
-        tops, playable, demon_tops, seq, True, tuple(still), played, hold, trail, suspect, aliases, suspect_by
+        tops,
+        playable,
+        demon_tops,
+        seq,
+        True,
+        tuple(still),
+        played,
+        hold,
+        trail,
+        suspect,
+        aliases,
+        suspect_by,
+        top_by,
+        frozenset(doubles),
     ), events
 
 

@@ -57,6 +57,7 @@ INJECTABLE: tuple[str, ...] = (
 
 
 MISPLAY_SECONDS = 2.5  # how long an injected illegal card lies on its pile before it is taken back
+CONFLICT_SECONDS = 1.5  # how long the later of two cards played at once lies on the pile before it goes back
 
 
 class SimulationError(ValueError):
@@ -448,7 +449,10 @@ class _Sim:
                 if f.cards[-1] == effective and f.owners[-1] != pid and t - f.times[-1] <= window:
                     seq = self.emit(Play, t, player=pid, card=card, pile=dest, source=source, as_card=as_card)
                     self.staged.append(seq)
-                    self.motions.append(Motion(pid, card, source, _dest(what, dest), t0, t, False))
+                    # Both cards lie on the pile a moment, then the later one goes back to its owner.
+                    free_at = self.show_misplay(self.events[-1], carried_from=t0, rest=CONFLICT_SECONDS)
+                    self.wake(bot, free_at + self.think_delay(bot))
+                    return
                 self.wake(bot, t + self.think_delay(bot))
                 return
             if f is None:
@@ -537,22 +541,22 @@ class _Sim:
                 return self.show_misplay(self.events[-1])
         return None
 
-    def show_misplay(self, event: Event) -> float:
-        """An illegal foundation play taken from the top of a pile is acted out: carried to the pile, left
-        there for :data:`MISPLAY_SECONDS`, carried back. Returns when the hand is free."""
+    def show_misplay(self, event: Event, *, carried_from: float | None = None, rest: float = MISPLAY_SECONDS) -> float:
+        """An illegal foundation play taken from the top of a pile is acted out: carried to the pile (since
+        ``carried_from``), left there for ``rest`` seconds, carried back. Returns when the hand is free."""
         t = event.t
         if not isinstance(event, Play) or event.player is None or event.source is None:
             return t + 0.6
         if not self.is_top(event.player, event.source, event.card):
             return t + 0.6
         dest, carry = f"foundation:{event.pile}", 0.6
+        start = max(0.0, t - carry) if carried_from is None else carried_from
         self.motions += [
-            Motion(event.player, event.card, event.source, dest, max(0.0, t - carry), t, False),
-            Motion(event.player, event.card, event.source, dest, t, t + MISPLAY_SECONDS, False, resting=True),
-            Motion(event.player, event.card, event.source, dest, t + MISPLAY_SECONDS, t + MISPLAY_SECONDS + carry,
-                   False, back=True),
-        ]  # fmt: skip
-        end = t + MISPLAY_SECONDS + carry
+            Motion(event.player, event.card, event.source, dest, start, t, False),
+            Motion(event.player, event.card, event.source, dest, t, t + rest, False, resting=True),
+            Motion(event.player, event.card, event.source, dest, t + rest, t + rest + carry, False, back=True),
+        ]
+        end = t + rest + carry
         self.busy_piles[event.pile] = end
         return end
 

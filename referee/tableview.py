@@ -22,6 +22,9 @@ class PileView:
     confidence: float = 1.0
     candidates: tuple[tuple[Card, float], ...] = ()  # the identifier's top-k for the top card
     origin: str | None = None  # the player in whose area the top card was first seen (tracked as it moved)
+    # The origins of further copies of the top card lying on it, in the order they arrived (another deck's
+    # same card played at the same moment: a conflict).
+    doubles: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -323,7 +323,8 @@ class TableModel:
         free = list(self.piles)
         for g in groups:
             centre = np.mean([p for _, p in g], axis=0)
-            best = max(g, key=lambda it: (_rank(it[0].card), it[0].conf))
+            # The top is the highest card; of equal ones (two decks' same card, a conflict) the first to arrive.
+            best = max(g, key=lambda it: (_rank(it[0].card), -_track(it[0]), it[0].conf))
             card = _card(best[0].card)
             # An ace where a pile of higher cards lay starts a new pile (the old one was taken away), unless
             # it is the card the pile showed before its top (an illegal card on it was taken back).
@@ -357,8 +358,25 @@ class TableModel:
             candidates = tuple((c, p) for c, p in ((_card(n), pr) for n, pr in best[0].candidates) if c is not None)
             origin, seen_as = self._origin.get(best[0].track, (None, None))
             origin = origin if seen_as == best[0].card else None
+            doubles: list[str] = []
+            for other in sorted((it[0] for it in g if it[0] is not best[0] and it[0].card == best[0].card), key=_track):
+                where, as_ = self._origin.get(other.track, (None, None))
+                if where is not None and as_ == other.card and where != origin and where not in doubles:
+                    doubles.append(where)
             views.append(
-                (pile, PileView(pile.id, float(pile.xy[0]), float(pile.xy[1]), card, best[0].conf, candidates, origin))  # type: ignore[arg-type]
+                (
+                    pile,
+                    PileView(
+                        pile.id,
+                        float(pile.xy[0]),
+                        float(pile.xy[1]),
+                        card,
+                        best[0].conf,
+                        candidates,
+                        origin,  # type: ignore[arg-type]
+                        tuple(doubles),
+                    ),
+                )
             )
         views.sort(key=lambda v: v[0].id)
         return tuple(v for _, v in views)
@@ -385,6 +403,10 @@ def _card(name: str | None) -> Card | None:
         return Card.parse(name)
     except ValueError:
         return None
+
+
+def _track(seen: Seen) -> int:
+    return seen.track if seen.track is not None else 1 << 30  # an untracked card counts as the newest
 
 
 def _rank(name: str | None) -> int:

@@ -278,3 +278,19 @@ def test_a_card_taken_back_can_be_played_again_by_its_owner() -> None:
         ]
     )
     assert plays(events) == [("play", "a", "2S", "h", "line:1", False), ("play", "a", "2S", "s", "line:1", False)]
+
+
+def test_the_same_card_from_another_players_area_is_logged_once_for_the_rules() -> None:
+    def topped(doubles: tuple[str, ...] = ()) -> PileView:
+        return PileView("s", 0.0, 0.0, C("2S"), 0.9, (), "a", doubles)
+
+    events = reconstruct(
+        [
+            view(0, (pile("s", "AS"),), pv("a", "2S"), pv("b", "QD", ("2S",))),
+            # a's 2S and b's 2S land at once: the first is a's play, the second b's (a conflict for the rules)
+            view(1, (topped(("b",)),), pv("a", "9C"), pv("b", "QD", (None,))),
+            view(2, (topped(("b",)),), pv("a", "9C"), pv("b", "QD", (None,))),
+            view(3, (topped(),), pv("a", "9C"), pv("b", "QD", ("2S",))),  # b's goes back
+        ]
+    )
+    assert plays(events) == [("play", "a", "2S", "s", "demon", False), ("play", "b", "2S", "s", "line:1", False)]

@@ -235,7 +235,7 @@ def test_an_illegal_play_is_seen_lying_on_its_pile_then_taken_back() -> None:
     seq = result.injected["wrong-suit"]
     play = next(e for e in result.events if e.seq == seq)
     assert isinstance(play, Play)
-    resting = [m for m in result.motions if m.resting and m.card == play.card]
+    resting = [m for m in result.motions if m.resting and m.card == play.card and m.t0 == play.t]
     assert len(resting) == 1 and resting[0].t1 - resting[0].t0 == pytest.approx(MISPLAY_SECONDS)
     renderer = make_renderer(result, 4, heldout=False, size=(960, 540), markers=False)
 
