@@ -47,9 +47,12 @@ class ReconState:
     top_by: Mapping[str, str] = field(default_factory=dict)  # pile -> who put its top there
     # (pile, card, player) of second copies already logged: a conflict is logged once while it lies there
     doubles: frozenset[tuple[str, Card, str]] = frozenset()
+    unlikely: Mapping[str, tuple[Card, float]] = field(default_factory=dict)  # pile -> forbidden top, since when
+    logged_illegal: frozenset[tuple[str, Card]] = frozenset()  # (pile, card) forbidden tops already logged
 
 
 PENDING_SECONDS = 5.0  # how long an unattributed play waits for the areas that were covered
+ILLEGAL_SECONDS = 0.8  # how long a top the rules forbid must lie on its pile before it is logged
 HOLD_SECONDS = 4.0  # how long a demon's new top waits for the old one to land somewhere before it is a flip
 
 
@@ -131,6 +134,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     suspect_by = dict(state.suspect_by)
     top_by = dict(state.top_by)
     doubles = set(state.doubles)
+    unlikely = dict(state.unlikely)
+    logged_illegal = set(state.logged_illegal)
 
     def taken_back(key: str) -> None:
         """The suspect top of pile ``key`` went back to its owner, who may play it again."""
@@ -196,7 +201,18 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             if _continues(before, new) or (before is not None and _new_cards(before, new)[0][1]):
                 suspect.pop(key, None)
                 suspect_by.pop(key, None)
+                unlikely.pop(key, None)
             else:
+                # A top the rules forbid is far likelier a misread than an illegal play: it must lie there a
+                # while first, and the same card on the same pile is logged once however often it is misread.
+                since = unlikely.get(key)
+                if since is None or since[0] != new:
+                    unlikely[key] = (new, view.t)
+                    continue
+                if view.t - since[1] < ILLEGAL_SECONDS or (key, new) in logged_illegal:
+                    continue
+                logged_illegal.add((key, new))
+                del unlikely[key]
                 suspect[key] = before  # the rules will flag it; it may well be taken back
             for card, inferred in _new_cards(before, new):
                 origin = pile.origin if card == new else None  # a tracked card is the one on top
@@ -320,6 +336,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         suspect_by,
         top_by,
         frozenset(doubles),
+        unlikely,
+        frozenset(logged_illegal),
     ), events
 
 

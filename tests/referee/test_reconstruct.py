@@ -215,6 +215,7 @@ def test_an_illegal_card_taken_back_leaves_the_pile_as_it_was() -> None:
         [
             view(0, (pile("h", "5H"),), pv("a", "6S", (), "7H"), pv("b", "6H")),
             view(1, (pile("h", "6S"),), pv("a", "9C", (), "7H"), pv("b", "6H")),
+            view(2, (pile("h", "6S"),), pv("a", "9C", (), "7H"), pv("b", "6H")),  # it lies there a while
             view(3, (pile("h", "5H"),), pv("a", "9C", ("6S",), "7H"), pv("b", "6H")),
             view(4, (pile("h", "6H"),), pv("a", "9C", ("6S",), "7H"), pv("b", "2C")),
             view(5, (pile("h", "7H"),), pv("a", "9C", ("6S",), "QD"), pv("b", "2C")),
@@ -232,6 +233,7 @@ def test_an_illegal_card_replaced_by_the_right_one_in_one_look() -> None:
         [
             view(0, (pile("h", "5H"),), pv("a", "6S"), pv("b", "6H")),
             view(1, (pile("h", "6S"),), pv("a", "9C"), pv("b", "6H")),
+            view(2, (pile("h", "6S"),), pv("a", "9C"), pv("b", "6H")),
             view(3, (pile("h", "6H"),), pv("a", "9C", ("6S",)), pv("b", "2C")),
         ]
     )
@@ -243,6 +245,7 @@ def test_a_pile_started_without_an_ace_is_one_card_and_goes_when_taken_back() ->
         [
             view(0, (), pv("a", "7C"), pv("b", "AC")),
             view(1, (pile("x", "7C"),), pv("a", "3D"), pv("b", "AC")),
+            view(2, (pile("x", "7C"),), pv("a", "3D"), pv("b", "AC")),
             view(3, (), pv("a", "3D", ("7C",)), pv("b", "AC")),
             view(4, (pile("x", "AC"),), pv("a", "3D", ("7C",)), pv("b", "5S")),
         ]
@@ -252,9 +255,11 @@ def test_a_pile_started_without_an_ace_is_one_card_and_goes_when_taken_back() ->
 
 
 def test_only_a_short_run_of_the_piles_own_suit_is_inferred() -> None:
-    far = reconstruct([view(0, (pile("h", "3H"),), pv("a", "9H")), view(1, (pile("h", "9H"),), pv("a", "2C"))])
+    far = reconstruct([view(0, (pile("h", "3H"),), pv("a", "9H")), view(1, (pile("h", "9H"),), pv("a", "2C")),
+                       view(2, (pile("h", "9H"),), pv("a", "2C"))])  # fmt: skip
     assert plays(far) == [("play", "a", "9H", "h", "demon", False)]  # a wrong-rank play, not five unseen ones
-    other = reconstruct([view(0, (pile("h", "3H"),), pv("a", "5S")), view(1, (pile("h", "5S"),), pv("a", "2C"))])
+    other = reconstruct([view(0, (pile("h", "3H"),), pv("a", "5S")), view(1, (pile("h", "5S"),), pv("a", "2C")),
+                         view(2, (pile("h", "5S"),), pv("a", "2C"))])  # fmt: skip
     assert plays(other) == [("play", "a", "5S", "h", "demon", False)]
 
 
@@ -273,6 +278,7 @@ def test_a_card_taken_back_can_be_played_again_by_its_owner() -> None:
         [
             view(0, (pile("h", "AH"), pile("s", "AS")), pv("a", "QD", ("2S",)), pv("b", "9C")),
             view(1, (pile("h", "2S"), pile("s", "AS")), pv("a", "QD", (None,)), pv("b", "9C")),  # wrong suit
+            view(2, (pile("h", "2S"), pile("s", "AS")), pv("a", "QD", (None,)), pv("b", "9C")),
             view(3, (pile("h", "AH"), pile("s", "AS")), pv("a", "QD", ("2S",)), pv("b", "9C")),  # taken back
             view(4, (pile("h", "AH"), pile("s", "2S")), pv("a", "QD", (None,)), pv("b", "9C")),
         ]
@@ -294,3 +300,13 @@ def test_the_same_card_from_another_players_area_is_logged_once_for_the_rules() 
         ]
     )
     assert plays(events) == [("play", "a", "2S", "s", "demon", False), ("play", "b", "2S", "s", "line:1", False)]
+
+
+def test_a_forbidden_reading_that_flickers_is_not_a_play_and_is_logged_once() -> None:
+    views = [view(0, (pile("h", "5H"),), pv("a", "9C"))]
+    for k in range(1, 9):  # the 5H read as 6C now and then, for a glance each time, then for a while
+        views.append(view(k * 0.5, (pile("h", "6C" if k % 2 else "5H"),), pv("a", "9C")))
+    views += [view(5.0, (pile("h", "6C"),), pv("a", "9C")), view(6.0, (pile("h", "6C"),), pv("a", "9C")),
+              view(6.5, (pile("h", "5H"),), pv("a", "9C")), view(7.0, (pile("h", "6C"),), pv("a", "9C")),
+              view(8.0, (pile("h", "6C"),), pv("a", "9C"))]  # fmt: skip
+    assert [s[2] for s in plays(reconstruct(views))] == ["6C"]
