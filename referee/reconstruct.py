@@ -43,7 +43,6 @@ class ReconState:
     # card, flagged when it landed; when it is taken back the pile shows this card again.
     suspect: Mapping[str, Card | None] = field(default_factory=dict)
     aliases: Mapping[str, str] = field(default_factory=dict)  # a pile's id in the views -> its id in the log
-    suspect_by: Mapping[str, str] = field(default_factory=dict)  # pile -> who put the suspect top there
     top_by: Mapping[str, str] = field(default_factory=dict)  # pile -> who put its top there
     # (pile, card, player) of second copies already logged: a conflict is logged once while it lies there
     doubles: frozenset[tuple[str, Card, str]] = frozenset()
@@ -131,15 +130,15 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     tops = dict(state.tops)
     played_from: dict[str, set[str]] = {}
     suspect = dict(state.suspect)
-    suspect_by = dict(state.suspect_by)
     top_by = dict(state.top_by)
     doubles = set(state.doubles)
     unlikely = dict(state.unlikely)
     logged_illegal = set(state.logged_illegal)
+    aliases = dict(state.aliases)
 
     def taken_back(key: str) -> None:
         """The suspect top of pile ``key`` went back to its owner, who may play it again."""
-        who, card = suspect_by.pop(key, None), tops.get(key)
+        who, card = top_by.get(key), tops.get(key)
         if who is not None and card is not None:
             played[who] = played.get(who, frozenset()) - {card}
         del suspect[key]
@@ -163,7 +162,6 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             seq += 1
 
     if state.started and view.settled:
-        aliases = dict(state.aliases)
         shown = {aliases.get(p.id, p.id) for p in view.foundations}
         for pid_ in [p for p, base in suspect.items() if base is None and p not in shown]:
             taken_back(pid_)  # an illegal card that started a pile of its own was taken back
@@ -191,16 +189,15 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     taken_back(key)
                     before = base  # taken back, and the right card already put in its place
             new = _consistent(before, pile)
-            if new is not None and new == before:
-                _log_doubles(key, new, pile)
+            if new is None:
                 continue
-            if new is None or new == before:
+            if new == before:
+                _log_doubles(key, new, pile)
                 continue
             if before is not None and new.rank <= before.rank:
                 continue  # foundations only grow: a lower top is the old card under a hand, or a misread
             if _continues(before, new) or (before is not None and _new_cards(before, new)[0][1]):
                 suspect.pop(key, None)
-                suspect_by.pop(key, None)
                 unlikely.pop(key, None)
             else:
                 # A top the rules forbid is far likelier a misread than an illegal play: it must lie there a
@@ -228,14 +225,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     played[player] = played.get(player, frozenset()) | {card}
                     if card == new:
                         top_by[key] = player
-                    if key in suspect and card == new:
-                        suspect_by[key] = player
                     if source is not None:
                         played_from.setdefault(player, set()).add(source)
             tops[key] = new
             _log_doubles(key, new, pile)
-    else:
-        aliases = dict(state.aliases)
     if not state.started:
         tops.update({p.id: p.top for p in view.foundations if p.top is not None})
     # Demons: a new top means the old one left (to a foundation, seen above, or into the line), then a flip.
@@ -333,7 +326,6 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         trail,
         suspect,
         aliases,
-        suspect_by,
         top_by,
         frozenset(doubles),
         unlikely,

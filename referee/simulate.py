@@ -545,9 +545,12 @@ class _Sim:
         """An illegal foundation play taken from the top of a pile is acted out: carried to the pile (since
         ``carried_from``), left there for ``rest`` seconds, carried back. Returns when the hand is free."""
         t = event.t
-        if not isinstance(event, Play) or event.player is None or event.source is None:
-            return t + 0.6
-        if not self.is_top(event.player, event.source, event.card):
+        if (
+            not isinstance(event, Play)
+            or event.player is None
+            or event.source is None
+            or not self.is_top(event.player, event.source, event.card)
+        ):
             return t + 0.6
         dest, carry = f"foundation:{event.pile}", 0.6
         start = max(0.0, t - carry) if carried_from is None else carried_from

@@ -39,3 +39,12 @@ def play(player: str | None, card: str, pile: str, t: float, source: str | None 
 
 def codes(verdicts: Iterable[Any]) -> list[tuple[int, str]]:
     return [(v.seq, v.code) for v in verdicts]
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on (for a server a test starts)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])

@@ -308,6 +308,11 @@ class TableModel:
         foundations = self._piles(frame, middle)
         return TableView(t, frame, foundations, tuple(players))
 
+    def _origin_of(self, seen: Seen) -> str | None:
+        """The player area ``seen``'s track started in, while it still shows the card it was tracked as."""
+        origin, seen_as = self._origin.get(seen.track, (None, None))
+        return origin if seen_as == seen.card else None
+
     def _piles(self, frame: int, middle: list[tuple[Seen, np.ndarray]]) -> tuple[PileView, ...]:
         """Groups the middle's cards into piles (the highest card of a group is its top: foundations build
         up) and matches them to the known piles by place, or by top card when a pile was carried off."""
@@ -356,12 +361,11 @@ class TableModel:
                 pile.below = pile.top
             pile.top, pile.last_seen = card, frame
             candidates = tuple((c, p) for c, p in ((_card(n), pr) for n, pr in best[0].candidates) if c is not None)
-            origin, seen_as = self._origin.get(best[0].track, (None, None))
-            origin = origin if seen_as == best[0].card else None
+            origin = self._origin_of(best[0])
             doubles: list[str] = []
             for other in sorted((it[0] for it in g if it[0] is not best[0] and it[0].card == best[0].card), key=_track):
-                where, as_ = self._origin.get(other.track, (None, None))
-                if where is not None and as_ == other.card and where != origin and where not in doubles:
+                where = self._origin_of(other)
+                if where is not None and where != origin and where not in doubles:
                     doubles.append(where)
             views.append(
                 (

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -13,15 +12,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+from support import free_port
 
 ROOT = Path(__file__).parents[2]
 MODELS = ROOT / "models"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.mark.skipif(not (MODELS / "detector.pt").exists(), reason="the committed card models are missing")

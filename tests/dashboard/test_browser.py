@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import threading
 import time
@@ -15,6 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from support import free_port
 
 from dashboard.app import create_app
 from dashboard.settings import Settings
@@ -47,9 +47,7 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Settings]]:
     import uvicorn
 
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'db.sqlite'}", token_file=tmp_path / "token")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     srv = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -15,6 +14,7 @@ from pathlib import Path
 
 import httpx
 from fastapi.testclient import TestClient
+from support import free_port
 
 from dashboard.app import create_app
 from dashboard.settings import Settings
@@ -27,12 +27,6 @@ def bodies(seed: int, inject: tuple[str, ...]) -> list[dict]:  # type: ignore[ty
     for p in out[0]["players"]:
         p.pop("layout", None)  # a camera knows no deal
     return out
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def serve(db: Path, port: int) -> tuple[subprocess.Popen[str], list[str]]:
