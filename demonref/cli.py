@@ -409,6 +409,10 @@ def train_cmd(
     start_from: Annotated[
         Path | None, typer.Option(help="Continue from weights trained here earlier (e.g. models/detector.pt).")
     ] = None,
+    out: Annotated[
+        Path, typer.Option(help="Where the trained weights and card go (another folder keeps a candidate apart).")
+    ] = Path("models"),
+    name: Annotated[str | None, typer.Option(help="Run folder under runs/ (default: the model's name).")] = None,
 ) -> None:
     """Trains a card model on rendered data, from scratch or --start-from earlier weights (checkpoints every
     epoch; --resume continues an interrupted run)."""
@@ -425,10 +429,12 @@ def train_cmd(
             resume=resume,
             imgsz=imgsz,
             start_from=start_from,
+            models_dir=out,
+            name=name,
         )
     except TrainError as exc:
         fail(str(exc))
-    console.print(f"models/{what}.pt written; metrics: {card['metrics']}", highlight=False)
+    console.print(f"{out / what}.pt written; metrics: {card['metrics']}", highlight=False)
 
 
 @app.command("detect")
@@ -476,6 +482,9 @@ def evaluate_models(
         "out/eval"
     ),
     models: Annotated[Path, typer.Option()] = Path("models"),
+    combine: Annotated[
+        str, typer.Option(help="How the identifier pools a card's three views: sum (of log-probabilities) or max.")
+    ] = "max",
 ) -> None:
     """Scores the detector and identifier on held-out deck designs and on the real photos."""
     from rich.table import Table
@@ -483,8 +492,10 @@ def evaluate_models(
     from vision.evaluate import confusion_image, evaluate_real, evaluate_renders
     from vision.models import CardReader, ModelMissingError
 
+    if combine not in ("sum", "max"):
+        fail(f"--combine must be sum or max, got {combine!r}")
     try:
-        reader = CardReader.load(models)
+        reader = CardReader.load(models, combine=combine)
     except ModelMissingError as exc:
         fail(str(exc))
     out.mkdir(parents=True, exist_ok=True)

@@ -171,6 +171,7 @@ class Correction(Event):
     player: str | None = None
     card: Card | None = None
     demon: int | None = None
+    source: str | None = None  # JSON "from": a reassigned play's place in its new player's area, when known
 
 
 EVENT_TYPES: dict[str, type[Event]] = {
@@ -197,7 +198,7 @@ _KNOWN_FIELDS: dict[str, frozenset[str]] = {
     "rotate": frozenset({"player"}),
     "out": frozenset({"player", "forced"}),
     "round_end": frozenset({"reason"}),
-    "correction": frozenset({"action", "by", "reason", "target", "player", "card", "demon"}),
+    "correction": frozenset({"action", "by", "reason", "target", "player", "card", "demon", "from"}),
 }
 _COMMON = frozenset({"type", "t", "seq"})
 
@@ -438,6 +439,7 @@ def _parse_correction(r: _Reader, common: dict[str, Any]) -> Event:
         player=player,
         card=card,
         demon=demon,
+        source=r.source("from", required=False),
         **common,
     )
 
@@ -560,6 +562,8 @@ def to_json(event: Event) -> dict[str, Any]:
                     out[name] = value
             if event.card is not None:
                 out["card"] = str(event.card)
+            if event.source is not None:
+                out["from"] = event.source
     for key, value in event.extra.items():
         out.setdefault(key, value)
     return out

@@ -632,6 +632,10 @@ def _corrected(target: Event | None, fix: Correction) -> Event | None:
             raise EventError("reassign needs a play, ladder, flip, draw or out", seq=fix.seq, field_name="target")
         if fix.player is None:
             raise EventError("reassign needs a player", seq=fix.seq, field_name="player")
+        if isinstance(target, Play):  # where the card came from was the old player's place, not the new one's
+            return replace(target, player=fix.player, source=fix.source)
+        if isinstance(target, Ladder) and fix.source is not None:
+            return replace(target, player=fix.player, source=fix.source)
         return replace(target, player=fix.player)
     if fix.action == "fix-card":
         if not isinstance(target, Play | Ladder | Flip):

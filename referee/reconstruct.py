@@ -32,8 +32,9 @@ class ReconState:
     demon_tops: Mapping[str, Card | None] = field(default_factory=dict)
     next_seq: int = 1  # 0 is the round_start
     started: bool = False
-    # Unattributed plays still waiting for a covered player's area to be seen again: (seq, card, candidates, t).
-    pending: tuple[tuple[int, Card, tuple[str, ...], float], ...] = ()
+    # Unattributed plays still waiting for a covered player's area to be seen again: (seq, card, candidates, t,
+    # pile, the candidates whose card was gone from their area then).
+    pending: tuple[tuple[int, Card, tuple[str, ...], float, str, tuple[str, ...]], ...] = ()
     played: Mapping[str, frozenset[Card]] = field(default_factory=dict)  # identities each deck has put down
     # player -> when their demon first showed a new top while the old one was nowhere to be seen (in a hand)
     demon_hold: Mapping[str, float] = field(default_factory=dict)
@@ -48,11 +49,19 @@ class ReconState:
     doubles: frozenset[tuple[str, Card, str]] = frozenset()
     unlikely: Mapping[str, tuple[Card, float]] = field(default_factory=dict)  # pile -> forbidden top, since when
     logged_illegal: frozenset[tuple[str, Card]] = frozenset()  # (pile, card) forbidden tops already logged
+    # Plays credited lately, watched in case the card shows up back in its player's area (a conflict's second
+    # copy taken back, credited because it covered the first): (seq, card, pile, player, t, tracked from the
+    # player's area, candidates then with where each had the card, source, the other candidates whose copy was
+    # gone from their area then).
+    credited: tuple[
+        tuple[int, Card, str, str, float, bool, tuple[tuple[str, str], ...], str | None, tuple[str, ...]], ...
+    ] = ()
 
 
 PENDING_SECONDS = 5.0  # how long an unattributed play waits for the areas that were covered
 ILLEGAL_SECONDS = 0.8  # how long a top the rules forbid must lie on its pile before it is logged
 HOLD_SECONDS = 4.0  # how long a demon's new top waits for the old one to land somewhere before it is a flip
+RETURN_SECONDS = 8.0  # how long after a play its card may be seen back in its player's area (a conflict's loser)
 
 
 def _consistent(top: Card | None, pile: PileView) -> Card | None:
@@ -135,6 +144,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     unlikely = dict(state.unlikely)
     logged_illegal = set(state.logged_illegal)
     aliases = dict(state.aliases)
+    credited = [c for c in state.credited if view.t - c[4] <= RETURN_SECONDS]
 
     def taken_back(key: str) -> None:
         """The suspect top of pile ``key`` went back to its owner, who may play it again."""
@@ -222,6 +232,14 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 events.append(Play(seq=seq, t=view.t, player=player, card=card, pile=key, source=source, extra=extra))
                 seq += 1
                 if player is not None:
+                    if not inferred:
+                        places = tuple((c, state.playable[c][card][0]) for c in candidates
+                                       if card in state.playable.get(c, {}))  # fmt: skip
+                        gone_too = tuple(c for c, _ in places if c != player and c in players
+                                         and not players[c].occluded and card not in players[c].playable())  # fmt: skip
+                        credited.append(
+                            (seq - 1, card, key, player, view.t, origin == player, places, source, gone_too)
+                        )
                     played[player] = played.get(player, frozenset()) | {card}
                     if card == new:
                         top_by[key] = player
@@ -231,10 +249,58 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             _log_doubles(key, new, pile)
     if not state.started:
         tops.update({p.id: p.top for p in view.foundations if p.top is not None})
-    # Demons: a new top means the old one left (to a foundation, seen above, or into the line), then a flip.
     demon_tops = dict(state.demon_tops)
     hold = dict(state.demon_hold)
     trail = dict(state.demon_trail)
+
+    # A credited card back in its player's area while the pile still holds it: that copy was a conflict's second,
+    # taken back after covering the first. The play was the one other candidate's whose card is gone; the copy
+    # that went back is logged as landing when it was credited, for the rules to judge. Likewise another
+    # candidate's copy that was gone as the play landed and is back now: a second copy, put down and taken back.
+    def still_holds(key: str, card: Card) -> bool:
+        top = tops.get(key)
+        return top is not None and top.suit == card.suit and top.rank >= card.rank and key not in suspect
+
+    def log_returned(key: str, card: Card, who: str, t0: float, source: str | None) -> None:
+        nonlocal seq
+        if (key, card, who) not in doubles:
+            doubles.add((key, card, who))
+            events.append(Play(seq=seq, t=t0, player=who, card=card, pile=key, source=source,
+                               extra={"frame": view.frame, "returned": True}))  # fmt: skip
+            seq += 1
+
+    if state.started and view.settled:
+        for entry in list(credited):
+            p_seq, card, key, who, t0, tracked, held, source, gone_too = entry
+            if not still_holds(key, card):
+                continue
+            for pid in gone_too:
+                other = players.get(pid)
+                if other is not None and not other.occluded and card in other.playable():
+                    log_returned(key, card, pid, t0, other.playable()[card])
+            back_in = players.get(who)
+            if back_in is None or back_in.occluded or card not in back_in.playable():
+                continue
+            credited.remove(entry)
+            played[who] = played.get(who, frozenset()) - {card}
+            others = [(pid, place) for pid, place in held if pid != who and pid in players and not players[pid].occluded
+                      and card not in players[pid].playable() and card not in played.get(pid, frozenset())]  # fmt: skip
+            if back_in.playable()[card] == "demon" and demon_tops.get(who) != card:
+                demon_tops[who] = card  # back where it was: not a new flip
+                trail[who] = ((card, 2),)
+            if len(others) != 1:
+                continue
+            real, real_place = others[0]
+            played[real] = played.get(real, frozenset()) | {card}
+            if tops.get(key) == card and top_by.get(key) == who:
+                top_by[key] = real
+            events.append(Correction(seq=seq, t=view.t, action="reassign", by="camera", target=p_seq, player=real,
+                                     source=real_place, extra={"frame": view.frame},
+                                     reason=f"{who}'s {card} was seen back in their area: the copy on {key} is {real}'s"))  # fmt: skip
+            seq += 1
+            if tracked:
+                log_returned(key, card, who, t0, source)
+    # Demons: a new top means the old one left (to a foundation, seen above, or into the line), then a flip.
     playable = {pid: dict(places) for pid, places in state.playable.items()}
     for pid, pv in players.items():
         if pv.occluded:
@@ -300,20 +366,35 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         playable[pid] = seen
     # Plays that nobody could be seen to make: resolved when exactly one candidate's card is seen gone.
     still = []
-    for p_seq, card, cands, t0 in state.pending:
+    for p_seq, card, cands, t0, key, gone_then in state.pending:
         gone = [pid for pid in cands if pid in players and not players[pid].occluded and card in state.playable.get(pid, {})
                 and card not in players[pid].playable() and card not in played.get(pid, frozenset())]  # fmt: skip
         if len(gone) == 1:
             played[gone[0]] = played.get(gone[0], frozenset()) | {card}
             events.append(Correction(seq=seq, t=view.t, action="reassign", by="camera", target=p_seq, player=gone[0],
+                                     source=state.playable[gone[0]][card][0],
                                      reason=f"{gone[0]}'s {card} was seen gone once the area was uncovered",
                                      extra={"frame": view.frame}))  # fmt: skip
             seq += 1
+            # A card that was gone from its area with the played one and is back: the second copy of a conflict,
+            # taken back. Logged as landing with the first, for the rules to judge.
+            for pid in cands:
+                back_in = players.get(pid)
+                if pid == gone[0] or pid not in gone_then or back_in is None or card not in back_in.playable():
+                    continue
+                if (key, card, pid) in doubles:
+                    continue
+                doubles.add((key, card, pid))
+                events.append(Play(seq=seq, t=t0, player=pid, card=card, pile=key, source=back_in.playable()[card],
+                                   extra={"frame": view.frame, "returned": True}))  # fmt: skip
+                seq += 1
         elif view.t - t0 < PENDING_SECONDS:
-            still.append((p_seq, card, cands, t0))
+            still.append((p_seq, card, cands, t0, key, gone_then))
     for e in events:
         if isinstance(e, Play) and e.player is None and e.extra.get("candidates"):
-            still.append((e.seq, e.card, tuple(e.extra["candidates"]), e.t))
+            cands = tuple(e.extra["candidates"])
+            gone_now = tuple(pid for pid in cands if pid in players and e.card not in players[pid].playable())
+            still.append((e.seq, e.card, cands, e.t, e.pile, gone_now))
     return ReconState(
         tops,
         playable,
@@ -330,6 +411,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         frozenset(doubles),
         unlikely,
         frozenset(logged_illegal),
+        tuple(credited),
     ), events
 
 

@@ -13,12 +13,19 @@ from referee.events import Correction, Event, Play, RoundStart, read_log
 from referee.game import replay
 from referee.scoring import tally
 
+TAIL_SECONDS = 1.0  # when only part of a round was filmed, what happened this close to the cut is out of scope
+
 
 def compare(truth: list[Event], chain: list[Event], *, until: float | None = None) -> dict[str, Any]:
     """Plays recovered (card and pile), attribution, exact scores, flags found/missed/false and the latency
-    from a card landing to its event (truth cut at ``until`` seconds when only part of the round was filmed)."""
+    from a card landing to its event. When only the first ``until`` seconds of the round were filmed, events of
+    the last ``TAIL_SECONDS`` before the cut are left out on both sides: a camera cannot log what it has not yet
+    had time to see settle, and the chain's events for them are dropped by type and card."""
     if until is not None:
-        truth = [e for e in truth if e.t <= until]
+        cut = until - TAIL_SECONDS
+        late = {(type(e), str(getattr(e, "card", ""))) for e in truth if cut < e.t <= until}
+        truth = [e for e in truth if e.t <= cut]
+        chain = [e for e in chain if e.t <= cut or (type(e), str(getattr(e, "card", ""))) not in late]
     truth_state = replay(truth)
     bad = {v.seq for v in truth_state.flags}
     true_plays = [e for e in truth if isinstance(e, Play) and e.seq not in bad]

@@ -14,7 +14,7 @@ import numpy as np
 
 from vision.detections import BACK, Detections, polygon_iou
 from vision.models import CardReader, read_image
-from vision.synth.dataset import IDENTITIES, MIN_VISIBLE, FramePlan, render_frame
+from vision.synth.dataset import CLASSES, IDENTITIES, MIN_VISIBLE, NOT_A_CARD, FramePlan, render_frame
 
 EVAL_SEED = 900_000  # far from any training build's seeds
 
@@ -52,7 +52,7 @@ def evaluate_renders(
     whole = Counter[str]()
     index_only = Counter[str]()
     e2e = Counter[str]()
-    confusion = np.zeros((len(IDENTITIES), len(IDENTITIES)), np.int64)
+    confusion = np.zeros((len(CLASSES), len(CLASSES)), np.int64)
     errors: list[dict[str, Any]] = []
     for k, plan in enumerate(heldout_frames(frames)):
         image, truths = render_frame(plan, max_width=1280)
@@ -72,18 +72,23 @@ def evaluate_renders(
                 bucket = whole if t.visible >= 0.9 else index_only
                 bucket["n"] += 1
                 bucket["ok"] += label == t.card
-                confusion[IDENTITIES.index(t.card), IDENTITIES.index(label)] += 1
+                confusion[CLASSES.index(t.card), CLASSES.index(label)] += 1
                 if label != t.card and len(errors) < 40:
                     errors.append(
                         {"frame": k, "truth": t.card, "read": label, "visible": round(t.visible, 2), "zone": t.zone}
                     )
         # End to end: matched detections of faces, read by the identifier.
         read_all = reader.identifier(image, found)
+        for i in set(range(len(found))) - set(pairs):  # the detector's slips: does the identifier reject them?
+            if found.cls[i] != BACK:
+                e2e["slips"] += 1
+                e2e["slips_rejected"] += read_all.labels[i] == NOT_A_CARD
         for i, j in pairs.items():
             t = labelled[j]
             if t.card != "back" and t.index_visible:
                 e2e["n"] += 1
                 e2e["ok"] += read_all.labels[i] == t.card
+                e2e["rejected"] += read_all.labels[i] == NOT_A_CARD
             elif t.card == "back":
                 e2e["backs"] += 1
                 e2e["backs_ok"] += found.cls[i] == BACK
@@ -98,6 +103,9 @@ def evaluate_renders(
         "identity_index_only_n": index_only["n"],
         "end_to_end_face_top1": e2e["ok"] / max(1, e2e["n"]),
         "end_to_end_back_class": e2e["backs_ok"] / max(1, e2e["backs"]),
+        # The identifier's "none": faces found that it wrongly rejects, and detector slips it rightly rejects.
+        "end_to_end_faces_rejected": e2e["rejected"] / max(1, e2e["n"]),
+        "detector_slips_rejected": e2e["slips_rejected"] / max(1, e2e["slips"]),
         "examples_of_errors": errors,
         "_confusion": confusion,
     }
@@ -175,9 +183,9 @@ def evaluate_real(reader: CardReader, root: Path, *, annotate_dir: Path | None =
 
 
 def confusion_image(confusion: np.ndarray, path: Path) -> None:
-    """A 52x52 confusion matrix as a heat map (rows: truth, columns: reading)."""
+    """The identities' confusion matrix as a heat map (rows: truth, columns: reading; the last column ``none``)."""
     cell = 14
-    n = len(IDENTITIES)
+    n = len(confusion)
     rows = confusion / np.maximum(1, confusion.sum(axis=1, keepdims=True))
     img = np.full((n * cell + 40, n * cell + 40, 3), 255, np.uint8)
     for i in range(n):
@@ -191,7 +199,7 @@ def confusion_image(confusion: np.ndarray, path: Path) -> None:
             cv2.rectangle(
                 img, (40 + j * cell, 40 + i * cell), (40 + (j + 1) * cell - 1, 40 + (i + 1) * cell - 1), colour, -1
             )
-    for k, name in enumerate(IDENTITIES):
+    for k, name in enumerate(CLASSES[:n]):
         if k % 13 == 0:
             cv2.putText(img, name, (2, 40 + k * cell + 10), cv2.FONT_HERSHEY_PLAIN, 0.7, (0, 0, 0), 1)
             cv2.putText(img, name, (40 + k * cell, 30), cv2.FONT_HERSHEY_PLAIN, 0.7, (0, 0, 0), 1)

@@ -4,6 +4,7 @@ suit from rectified crops, with top-k), loaded from ``models/`` and never downlo
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import shutil
 import sys
@@ -16,7 +17,7 @@ import cv2
 import numpy as np
 
 from vision.detections import BACK, Detections, card_corners, from_ultralytics
-from vision.synth.dataset import CROP_H, CROP_W, INDEX_H, INDEX_PART, INDEX_W, rectify
+from vision.synth.dataset import CROP_H, CROP_W, INDEX_H, INDEX_PART_V1, INDEX_W, NOT_A_CARD, rectify
 from vision.train import MODELS, offline_ultralytics
 
 TOP_K = 5
@@ -134,19 +135,25 @@ class CardDetector:
 
 @dataclass
 class CardIdentifier:
-    """Reads rank and suit from a card's rectified crop: the whole card and both index corners; the most
-    confident view wins. Keeps the top-k so the referee can prefer a rule-consistent reading."""
+    """Reads rank and suit from a card's rectified crop: the whole card and both index corners, their
+    the most confident view (``combine="max"``) or their log-probabilities summed (``"sum"``). Keeps the top-k so the
+    referee can prefer a rule-consistent reading. A model trained with the ``none`` class labels crops that show
+    no card face ``none``: the detector slipped."""
 
     path: Path = MODELS / "identifier.pt"
     imgsz: int = 64
     backend: str = "auto"
+    combine: str = "max"
 
     def __post_init__(self) -> None:
         _require(self.path, "identifier")
+        if self.combine not in ("sum", "max"):
+            raise ValueError(f"combine must be sum or max, got {self.combine!r}")
         offline_ultralytics()
         self.model, self.backend = load_yolo(self.path, "classify", self.imgsz, self.backend)
         with _quiet():  # an exported model's names come from loading its runtime
             self.names: dict[int, str] = dict(self.model.names)
+        self.index_part = index_part_of(self.path)
         self._warm = False
 
     def views(self, image: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
@@ -154,12 +161,12 @@ class CardIdentifier:
         turned = np.roll(q, 2, axis=0)  # the same card turned half a turn: the other index corner
         return [
             rectify(image, q, (CROP_W, CROP_H)),
-            rectify(image, q, (INDEX_W, INDEX_H), INDEX_PART),
-            rectify(image, turned, (INDEX_W, INDEX_H), INDEX_PART),
+            rectify(image, q, (INDEX_W, INDEX_H), self.index_part),
+            rectify(image, turned, (INDEX_W, INDEX_H), self.index_part),
         ]
 
     def classify(self, crops: list[np.ndarray]) -> np.ndarray:
-        """Class probabilities (len(crops), 52)."""
+        """Class probabilities (len(crops), classes)."""
         if not crops:
             return np.zeros((0, len(self.names)))
         with _quiet():
@@ -176,11 +183,31 @@ class CardIdentifier:
         labels = ["back"] * len(detections)
         topk: list[tuple[tuple[str, float], ...]] = [()] * len(detections)
         for row, i in enumerate(faces):
-            view = probs[row][int(np.argmax(probs[row].max(axis=1)))]
+            view = pool_views(probs[row], self.combine)
             order = np.argsort(view)[::-1][:TOP_K]
             labels[i] = self.names[int(order[0])]
             topk[i] = tuple((self.names[int(k)], float(view[k])) for k in order)
         return detections.with_labels(labels, topk)
+
+
+def pool_views(views: np.ndarray, combine: str = "sum") -> np.ndarray:
+    """One probability row from a card's views (V, classes): their normalised product (``sum`` of logs: views
+    that agree outvote one confidently wrong view, a blank view barely counts) or the most confident view."""
+    if combine == "max":
+        return np.asarray(views[int(np.argmax(views.max(axis=1)))])
+    logp = np.log(np.clip(views, 1e-6, 1.0)).sum(axis=0)
+    p = np.exp(logp - logp.max())
+    return np.asarray(p / p.sum())
+
+
+def index_part_of(weights: Path) -> tuple[float, float, float, float]:
+    """The index-corner region an identifier was trained on, from its model card (older cards: the tight one)."""
+    card = weights.with_suffix(".json")
+    try:
+        part = json.loads(card.read_text(encoding="utf-8"))["data_build"]["index_part"]
+        return (float(part[0]), float(part[1]), float(part[2]), float(part[3]))
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return INDEX_PART_V1
 
 
 @dataclass
@@ -191,14 +218,20 @@ class CardReader:
     identifier: CardIdentifier
 
     @staticmethod
-    def load(models: Path = MODELS, backend: str = "auto") -> CardReader:
+    def load(models: Path = MODELS, backend: str = "auto", combine: str = "max") -> CardReader:
         return CardReader(
             CardDetector(models / "detector.pt", backend=backend),
-            CardIdentifier(models / "identifier.pt", backend=backend),
+            CardIdentifier(models / "identifier.pt", backend=backend, combine=combine),
         )
 
     def __call__(self, image: np.ndarray) -> Detections:
-        return self.identifier(image, self.detector(image))
+        """Every card found, read; places the identifier says show no card face are dropped."""
+        read = self.identifier(image, self.detector(image))
+        keep = np.array([label != NOT_A_CARD for label in read.labels], bool)
+        read = read[keep] if len(read) else read
+        return read.with_labels(
+            list(read.labels), [tuple(kv for kv in top if kv[0] != NOT_A_CARD) for top in read.topk]
+        )
 
 
 def read_image(path: Path) -> np.ndarray:

@@ -16,12 +16,13 @@ import cv2
 import numpy as np
 
 from vision.detections import BACK, Detections, card_corners
-from vision.synth.dataset import rectify
+from vision.synth.dataset import NOT_A_CARD, rectify
 from vision.table import Seen, back_colour
 
 PATCH = (12, 16)  # the tiny grey thumbnail that tells whether a card's pixels changed
 CHANGED = 18.0  # mean absolute grey difference (0-255) that counts as a change
 REFRESH_FRAMES = 30  # read every track again at least this often
+UNREAD_DRIFT = 0.25  # an unread face this far (share of its size) from where its track was read is another card
 STATIC_SHARE = 0.06  # moved less than this share of its size over the last frames: lying still
 
 TRACKER_ARGS = {
@@ -73,6 +74,7 @@ class _Track:
     centres: deque[np.ndarray] = field(default_factory=lambda: deque(maxlen=4))
     colour: tuple[float, float, float] | None = None
     label: str | None = None  # a reading given with the detection (the oracle's)
+    read_at_xy: np.ndarray | None = None  # where that reading was given
 
     def best(self) -> tuple[str | None, float, tuple[tuple[str, float], ...]]:
         if self.label is not None:
@@ -80,7 +82,8 @@ class _Track:
         if not self.probs:
             return None, 0.0, ()
         ranked = sorted(self.probs.items(), key=lambda kv: -kv[1])[:5]
-        return ranked[0][0], ranked[0][1], tuple(ranked)
+        cards = tuple(kv for kv in ranked if kv[0] != NOT_A_CARD)  # candidates for the referee are cards
+        return ranked[0][0], ranked[0][1], cards
 
 
 class CardTracks:
@@ -117,8 +120,15 @@ class CardTracks:
             quad = card_corners(detections.quads[i])
             tr.centres.append(quad.mean(axis=0))
             given = detections.labels and detections.topk and detections.topk[i]
-            if given and detections.cls[i] != BACK and self.identifier is None:  # readings came with the detections
-                tr.label = detections.labels[i]
+            if detections.labels and detections.cls[i] != BACK and self.identifier is None:
+                # Readings came with the detections. An unread face keeps its track's reading only while it lies
+                # where it was read: a track that slid onto another card (a hand passing over a pile) is not it.
+                if given:
+                    tr.label, tr.read_at_xy = detections.labels[i], quad.mean(axis=0)
+                elif tr.label is not None and tr.read_at_xy is not None:
+                    size = float(np.linalg.norm(quad[2] - quad[0]))
+                    if float(np.linalg.norm(quad.mean(axis=0) - tr.read_at_xy)) > UNREAD_DRIFT * size:
+                        tr.label = None
             if detections.cls[i] == BACK:
                 if tr.colour is None:
                     tr.colour = back_colour(image, quad)
@@ -150,6 +160,8 @@ class CardTracks:
             tr = self.tracks[tid]
             back = bool(detections.cls[i] == BACK)
             card, conf, cands = (None, float(detections.conf[i]), ()) if back else tr.best()
+            if card == NOT_A_CARD:
+                continue  # the identifier sees no card face here: the detector slipped
             quad = card_corners(detections.quads[i])
             size = float(np.linalg.norm(quad[2] - quad[0]))
             pts = np.array(tr.centres)

@@ -310,3 +310,75 @@ def test_a_forbidden_reading_that_flickers_is_not_a_play_and_is_logged_once() ->
               view(6.5, (pile("h", "5H"),), pv("a", "9C")), view(7.0, (pile("h", "6C"),), pv("a", "9C")),
               view(8.0, (pile("h", "6C"),), pv("a", "9C"))]  # fmt: skip
     assert [s[2] for s in plays(reconstruct(views))] == ["6C"]
+
+
+def test_a_credited_copy_seen_back_in_its_area_was_a_conflicts_second() -> None:
+    from referee.events import Correction
+
+    def topped(origin: str | None) -> PileView:
+        return PileView("s", 0.0, 0.0, C("2S"), 0.9, (), origin)
+
+    events = reconstruct(
+        [
+            view(0, (pile("s", "AS"),), pv("a", "2S"), pv("b", "QD", ("2S",))),
+            # both 2S land at once; b's covers a's, and the tracker followed b's from b's line
+            view(1, (topped("b"),), pv("a", "9C"), pv("b", "QD", (None,))),
+            view(2, (topped("b"),), pv("a", "9C"), pv("b", "QD", (None,))),
+            view(3, (topped(None),), pv("a", "9C"), pv("b", "QD", ("2S",))),  # b's goes back: a's shows
+        ]
+    )
+    assert plays(events) == [("play", "b", "2S", "s", "line:1", False), ("play", "b", "2S", "s", "line:1", False)]
+    fix = next(e for e in events if isinstance(e, Correction))
+    assert (fix.action, fix.target, fix.player, fix.source) == ("reassign", 1, "a", "demon")
+    second = [e for e in events if isinstance(e, Play)][1]
+    assert second.t == 1 and second.seq > fix.seq  # logged as landing when it was first credited
+
+
+def test_a_card_back_in_its_area_with_no_other_candidate_leaves_the_play_as_logged() -> None:
+    from referee.events import Correction
+
+    events = reconstruct(
+        [
+            view(0, (pile("s", "AS"),), pv("b", "QD", ("2S",))),
+            view(1, (pile("s", "2S"),), pv("b", "QD", (None,))),
+            view(2, (pile("s", "2S"),), pv("b", "QD", ("2S",))),  # a misread in b's line, say
+        ]
+    )
+    assert not any(isinstance(e, Correction) for e in events) and len(plays(events)) == 1
+
+
+def test_two_copies_gone_at_once_and_one_back_is_a_play_and_a_conflicts_second() -> None:
+    from referee.events import Correction
+
+    events = reconstruct(
+        [
+            view(0, (pile("s", "AS"),), pv("a", "2S"), pv("b", "QD", ("2S",))),
+            # both 2S leave at once and one lands: nobody can tell whose
+            view(1, (pile("s", "2S"),), pv("a", None), pv("b", "QD", (None,))),
+            view(2, (pile("s", "2S"),), pv("a", "9C"), pv("b", "QD", ("2S",))),  # b's comes back
+        ]
+    )
+    fix = next(e for e in events if isinstance(e, Correction))
+    assert (fix.target, fix.player, fix.source) == (1, "a", "demon")
+    second = [e for e in events if isinstance(e, Play)][1]
+    assert (second.player, str(second.card), second.t, second.source) == ("b", "2S", 1, "line:1")
+
+
+def test_another_copy_gone_as_the_play_landed_and_back_later_is_a_conflicts_second() -> None:
+    from referee.events import Correction
+
+    def topped(origin: str | None) -> PileView:
+        return PileView("s", 0.0, 0.0, C("2S"), 0.9, (), origin)
+
+    events = reconstruct(
+        [
+            view(0, (pile("s", "AS"),), pv("a", "2S"), pv("b", "QD", ("2S",))),
+            view(1, (topped("a"),), pv("a", "9C"), pv("b", "QD", (None,))),  # a's lands; b's is in a hand too
+            view(2, (topped("a"),), pv("a", "9C"), pv("b", "QD", (None,))),
+            view(3, (topped("a"),), pv("a", "9C"), pv("b", "QD", ("2S",))),  # b's goes back to b's line
+            view(4, (topped("a"),), pv("a", "9C"), pv("b", "QD", ("2S",))),
+        ]
+    )
+    assert not any(isinstance(e, Correction) for e in events)
+    assert [(s[1], s[4]) for s in plays(events)] == [("a", "demon"), ("b", "line:1")]
+    assert [e.t for e in events if isinstance(e, Play)] == [1, 1]

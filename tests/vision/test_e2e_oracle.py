@@ -68,3 +68,23 @@ def test_a_camera_outage_mid_game_loses_no_play(gap: tuple[float, float]) -> Non
     filmed = json.loads((SAMPLE / "render.json").read_text())["seconds"]
     r = compare(truth, chain.events, until=filmed)
     assert r["recall"] == 1.0 and r["precision"] == 1.0
+
+
+def test_what_happened_just_before_the_film_was_cut_is_out_of_scope_on_both_sides() -> None:
+    from referee.events import parse_lines
+
+    start = (
+        '{"type":"round_start","t":0,"rules":"racing-demon","players":[{"id":"a","demon":13},{"id":"b","demon":13}]}'
+    )
+    truth = list(parse_lines([start,
+        '{"type":"play","t":5.0,"player":"a","card":"AS","pile":"f1","from":"demon"}',
+        '{"type":"flip","t":5.0,"player":"a","card":"9D"}',
+        '{"type":"play","t":59.7,"player":"b","card":"AH","pile":"f2","from":"demon"}']))  # fmt: skip
+    chain = list(parse_lines([start,
+        '{"type":"play","t":5.3,"player":"a","card":"AS","pile":"f1","from":"demon"}',
+        '{"type":"flip","t":5.3,"player":"a","card":"9D"}',
+        '{"type":"play","t":59.9,"player":"a","card":"2S","pile":"f1","from":"line:1"}']))  # fmt: skip
+    r = compare(truth, chain, until=60.0)
+    assert r["plays"] == 1 and r["recall"] == 1.0  # b's Ace at 59.7 could not have settled on camera yet
+    assert r["precision"] == 0.5  # but a play the chain made up near the cut still counts against it
+    assert compare(truth, chain[:3], until=60.0)["scores_exact"] == 2

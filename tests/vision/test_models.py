@@ -55,7 +55,7 @@ def test_identifier_reads_the_sample_crops() -> None:
     identifier = CardIdentifier(MODELS / "identifier.pt")
     crops = sorted((SAMPLE / "identify" / "train").rglob("*_card.png"))[:20]
     probs = identifier.classify([cv2.imread(str(p)) for p in crops])
-    assert probs.shape == (len(crops), 52)
+    assert probs.shape == (len(crops), len(identifier.names)) and len(identifier.names) in (52, 53)
     right = sum(identifier.names[int(p.argmax())] == c.parent.name for p, c in zip(probs, crops, strict=True))
     assert right >= len(crops) // 2  # whole, unblurred training-design cards: most are read
 
@@ -73,3 +73,22 @@ def test_exported_backends_read_like_the_weights() -> None:
     fast_probs = fast.classify(crops)
     assert (torch_probs.argmax(axis=1) == fast_probs.argmax(axis=1)).mean() >= 0.9
     np.testing.assert_allclose(torch_probs.max(axis=1), fast_probs.max(axis=1), atol=0.05)
+
+
+def test_views_are_pooled_by_their_product_unless_asked_for_the_most_confident() -> None:
+    from vision.models import pool_views
+
+    views = np.array([[0.6, 0.3, 0.1], [0.7, 0.2, 0.1], [0.2, 0.75, 0.05]])
+    assert pool_views(views, "max").argmax() == 1  # the single most confident view
+    summed = pool_views(views, "sum")
+    assert summed.argmax() == 0 and abs(summed.sum() - 1) < 1e-9  # two agreeing views outvote a confident one
+
+
+def test_an_identifier_crops_the_index_corner_its_card_names(tmp_path: Path) -> None:
+    from vision.models import index_part_of
+    from vision.synth.dataset import INDEX_PART, INDEX_PART_V1
+
+    weights = tmp_path / "identifier.pt"
+    assert index_part_of(weights) == INDEX_PART_V1  # no card: the corner older identifiers were trained on
+    weights.with_suffix(".json").write_text(json.dumps({"data_build": {"index_part": list(INDEX_PART)}}))
+    assert index_part_of(weights) == INDEX_PART

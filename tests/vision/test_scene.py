@@ -176,11 +176,31 @@ def test_detect_dataset_loads_with_ultralytics(tmp_path: Path) -> None:
 def test_identify_crops(tmp_path: Path) -> None:
     dataset.build(tmp_path / "id", kind="identify", frames=2, seed=1)
     crops = list((tmp_path / "id").rglob("*.png"))
-    assert crops and all(p.parent.name in dataset.IDENTITIES for p in crops)
-    assert {p.stem.split("_")[-1] for p in crops} <= {"card", "index"}
+    assert crops and all(p.parent.name in dataset.CLASSES for p in crops)
+    assert {p.stem.split("_")[-1] for p in crops} == {"card", "index", "none"}
+    assert all((p.parent.name == dataset.NOT_A_CARD) == p.stem.endswith("_none") for p in crops)
     img = cv2.imread(str(crops[0]))
     assert img.shape[:2] in ((dataset.CROP_H, dataset.CROP_W), (dataset.INDEX_H, dataset.INDEX_W))
-    assert len(list((tmp_path / "id" / "train").iterdir())) == 52
+    assert len(list((tmp_path / "id" / "train").iterdir())) == 53
+    assert json.loads((tmp_path / "id" / "build.json").read_text())["index_part"] == list(dataset.INDEX_PART)
+
+
+def test_negative_places_show_no_card_face() -> None:
+    """Card-sized places for the identifier's ``none`` class overlap no face-up card by more than 10%."""
+    from vision.synth.scene import CardTruth
+
+    face = CardTruth("QS", "p1", ((100.0, 100.0), (163.0, 100.0), (163.0, 188.0), (100.0, 188.0)), 1.0, True, "waste")
+    back = CardTruth(
+        "back", "p1", ((300.0, 100.0), (363.0, 100.0), (363.0, 188.0), (300.0, 188.0)), 1.0, False, "demon"
+    )
+    rng = np.random.default_rng(0)
+    quads = dataset.negative_quads(640, 360, [face, back], rng, 50)
+    assert len(quads) == 50
+    f = np.array(face.quad, np.float32)
+    for q in quads:
+        assert cv2.intersectConvexConvex(q, f)[0] <= 0.1 * cv2.contourArea(f) + 1e-6
+        assert 40 < np.linalg.norm(q[1] - q[0]) < 120  # about a card's size
+    assert any(cv2.intersectConvexConvex(q, np.array(back.quad, np.float32))[0] > 0 for q in quads)
 
 
 def test_rendered_game_replays_with_exactly_the_injected_flags(tmp_path: Path) -> None:

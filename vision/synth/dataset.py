@@ -27,7 +27,14 @@ IDENTITIES = tuple(str(c) for c in STANDARD_52)
 # would cut the rank or the suit off a tall crop. Whole cards and index corners are stretched to squares.
 CROP_W, CROP_H = 64, 64  # whole-card crops
 INDEX_W, INDEX_H = 64, 64  # index-corner crops: the rank over the suit
-INDEX_PART = (0.0, 0.0, 0.18, 0.235)  # that corner as fractions of the card (11 x 21 mm)
+# The index corner as fractions of the card, with a margin: real indices run taller than 21 mm, and a detector's
+# quad is a few millimetres off. Identifiers trained before session 4 saw the tight corner (``INDEX_PART_V1``);
+# a model's card records the part it was trained on (``index_part`` in its data build).
+INDEX_PART = (-0.02, -0.02, 0.25, 0.32)
+INDEX_PART_V1 = (0.0, 0.0, 0.18, 0.235)  # 11 x 21 mm
+NOT_A_CARD = "none"  # the identifier's class for a crop of no card face (table, clutter, a back): a detector's slip
+NEGATIVES_PER_FRAME = 3
+CLASSES = (*IDENTITIES, NOT_A_CARD)  # the identifier's classes
 
 MIN_CARD_PX = 36  # narrower cards are not cropped for identification: their index is a blur
 
@@ -117,11 +124,16 @@ JITTER = 0.04  # corner noise, as a share of the card's width: a detector's quad
 
 
 def crops(
-    frame: np.ndarray, truths: list[CardTruth], rng: np.random.Generator | None = None
+    frame: np.ndarray,
+    truths: list[CardTruth],
+    rng: np.random.Generator | None = None,
+    *,
+    negatives: np.random.Generator | None = None,
 ) -> list[tuple[str, str, np.ndarray]]:
     """(identity, kind, image) crops: whole cards that are nearly uncovered, and every visible index corner.
     With ``rng``, each crop's corners are jittered as a detector's would be, and whole cards are sometimes
-    turned half a turn (the run-time corner order cannot tell a card from its half-turned self)."""
+    turned half a turn (the run-time corner order cannot tell a card from its half-turned self).
+    With ``negatives``, also card-sized places that show no card face, as class ``NOT_A_CARD``."""
     out = []
     h, w = frame.shape[:2]
     for c in truths:
@@ -136,6 +148,34 @@ def crops(
             whole = np.roll(q, 2, axis=0) if rng is not None and rng.random() < 0.5 else q
             out.append((c.card, "card", rectify(frame, _jitter(whole, rng), (CROP_W, CROP_H))))
         out.append((c.card, "index", rectify(frame, _jitter(q, rng), (INDEX_W, INDEX_H), INDEX_PART)))
+    if negatives is not None:
+        for q in negative_quads(frame.shape[1], frame.shape[0], truths, negatives, NEGATIVES_PER_FRAME):
+            out.append((NOT_A_CARD, "none", rectify(frame, q, (CROP_W, CROP_H))))
+    return out
+
+
+def negative_quads(
+    width: int, height: int, truths: list[CardTruth], rng: np.random.Generator, n: int
+) -> list[np.ndarray]:
+    """Up to ``n`` card-sized quads at random places and angles that cover at most 10% of any face-up card."""
+    faces = [np.array(t.quad, np.float32) for t in truths if t.card != "back"]
+    sizes = [np.linalg.norm(np.array(t.quad[1]) - np.array(t.quad[0])) for t in truths]
+    side = float(np.median(sizes)) if sizes else 0.05 * width
+    out: list[np.ndarray] = []
+    for _ in range(20 * n):
+        if len(out) == n:
+            break
+        w = side * float(rng.uniform(0.8, 1.25))
+        box = cv2.boxPoints(
+            (
+                (float(rng.uniform(w, width - w)), float(rng.uniform(w, height - w))),
+                (w, w * 88 / 63),
+                float(rng.uniform(0, 180)),
+            )
+        ).astype(np.float32)
+        area = cv2.contourArea(box)
+        if all(cv2.intersectConvexConvex(box, f)[0] < 0.1 * min(area, cv2.contourArea(f)) for f in faces):
+            out.append(box)
     return out
 
 
@@ -163,7 +203,8 @@ def _build_frame(out: Path, kind: str, seed: int, i: int, max_width: int) -> str
         (labels / f"{name}.txt").write_text("\n".join(obb_lines(truths, w, h)) + "\n", encoding="utf-8")
     else:
         jitter = np.random.default_rng([seed, i, 7]) if plan.split == "train" else None
-        for j, (identity, what, img) in enumerate(crops(frame, truths, jitter)):
+        negatives = np.random.default_rng([seed, i, 11])
+        for j, (identity, what, img) in enumerate(crops(frame, truths, jitter, negatives=negatives)):
             folder = out / plan.split / identity
             folder.mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(folder / f"{name}_{j:03d}_{what}.png"), img)
@@ -221,8 +262,10 @@ def build(
         )
     else:
         for split in ("train", "val", "test"):
-            for identity in IDENTITIES:  # every class folder exists, so class indices are stable
+            for identity in CLASSES:  # every class folder exists, so class indices are stable
                 (out / split / identity).mkdir(parents=True, exist_ok=True)
-    summary = {"kind": kind, "frames": frames, "seed": seed, "splits": counts}
+    summary: dict[str, object] = {"kind": kind, "frames": frames, "seed": seed, "splits": counts}
+    if kind == "identify":
+        summary["index_part"] = list(INDEX_PART)
     (out / "build.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
     return summary
