@@ -347,12 +347,16 @@ def _check_foundation(state: RoundState, ev: Play, card: Card, pile: Pile | None
             return NOT_AN_ACE, f"{card} cannot start foundation {ev.pile}: only an Ace can"
         return None
     top = pile.cards[-1]
-    # Two players landing the same card: the first seen stays (also for the King that completes a pile).
-    if card == top and pile.owners[-1] != ev.player and ev.t - pile.times[-1] <= state.rules.conflict_window:
-        return (
-            CONFLICT,
-            f"{card} landed on {ev.pile} {ev.t - pile.times[-1]:.2f}s after {pile.owners[-1]}'s: first-seen wins",
-        )
+    # Two players landing the same card: the first seen stays (also for the King that completes a pile). A copy
+    # logged late (seen only when it was taken back) is judged against the pile as it stood at its time, when
+    # that card was the top even if more have landed on it since.
+    if card.rank <= top.rank and card in pile.cards:
+        i = pile.cards.index(card)
+        if pile.owners[i] != ev.player and abs(ev.t - pile.times[i]) <= state.rules.conflict_window:
+            return (
+                CONFLICT,
+                f"{card} landed on {ev.pile} {ev.t - pile.times[i]:.2f}s after {pile.owners[i]}'s: first-seen wins",
+            )
     if pile.complete:
         return PILE_COMPLETE, f"foundation {ev.pile} is already complete (King played)"
     if card.rank != top.rank + 1:

@@ -13,7 +13,7 @@ Pure and deterministic: ``step(state, view) -> (state, events)``; ``reconstruct(
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,16 +83,46 @@ def _continues(top: Card | None, card: Card) -> bool:
     return card.rank == (ACE if top is None else top.rank + 1) and (top is None or card.suit == top.suit)
 
 
-def _new_cards(top: Card | None, new: Card) -> list[tuple[Card, bool]]:
+def _new_cards(
+    top: Card | None, new: Card, vanished: Callable[[Card], bool] = lambda _c: False
+) -> list[tuple[Card, bool]]:
     """The cards that must have landed to go from ``top`` to ``new``: (card, inferred). Only a short run of
-    the pile's own suit is inferred; anything else is the one card seen, for the rules to judge (a new pile
-    that does not start with an Ace was seen empty just before, so nothing is inferred under it)."""
-    if top is None or new.suit is None or new.suit != top.suit or not 0 < new.rank - top.rank - 1 <= INFER_MAX:
+    the pile's own suit is inferred; anything else is the one card seen, for the rules to judge. Under a new
+    pile that does not start with an Ace, cards are inferred only when each one ``vanished`` (left a player's
+    area without landing anywhere seen): an Ace covered as soon as it landed, not a pile started illegally."""
+    if new.suit is None:
+        return [(new, False)]
+    if top is None:
+        below = [Card(r, new.suit) for r in range(ACE, new.rank)]
+        if not 0 < len(below) <= INFER_MAX or not all(vanished(c) for c in below):
+            return [(new, False)]
+        return [(c, True) for c in below] + [(new, False)]
+    if new.suit != top.suit or not 0 < new.rank - top.rank - 1 <= INFER_MAX:
         return [(new, False)]
     return [(Card(r, new.suit), True) for r in range(top.rank + 1, new.rank)] + [(new, False)]
 
 
 RECENT_SECONDS = 3.0  # a card seen playable this recently may be the one that just landed
+
+
+def _had(
+    card: Card, before: Mapping[str, Mapping[Card, tuple[str, float]]], t: float, played: Mapping[str, frozenset[Card]]
+) -> list[tuple[str, str]]:
+    """(player, place) of each deck that lately had ``card`` playable and has not put that identity down."""
+    return [
+        (pid, places[card][0])
+        for pid, places in before.items()
+        if card in places and t - places[card][1] <= RECENT_SECONDS and card not in played.get(pid, frozenset())
+    ]
+
+
+def _gone(had: list[tuple[str, str]], card: Card, now: Mapping[str, PlayerView]) -> list[tuple[str, str]]:
+    """Those of ``had`` whose area is in full view and no longer shows ``card`` where it was."""
+    return [
+        (pid, place)
+        for pid, place in had
+        if (view := now.get(pid)) is not None and not view.occluded and view.playable().get(card) != place
+    ]
 
 
 def _attribute(
@@ -106,22 +136,12 @@ def _attribute(
     """(player, source, candidates): who lately had ``card`` playable and no longer has it there. A deck
     that already put this identity down cannot have it again. ``origin``, the area the card was tracked
     from, settles it when that player could have played it."""
-    had = [
-        (pid, places[card][0])
-        for pid, places in before.items()
-        if card in places and t - places[card][1] <= RECENT_SECONDS and card not in played.get(pid, frozenset())
-    ]
+    had = _had(card, before, t, played)
     if origin is not None and card not in played.get(origin, frozenset()):
         place = next((pl for pid, pl in had if pid == origin), None)
         if place is not None or not had:
             return origin, place, [pid for pid, _ in had] or [origin]
-    gone = []
-    for pid, place in had:
-        view = now.get(pid)
-        if view is None or view.occluded:
-            continue
-        if view.playable().get(card) != place:
-            gone.append((pid, place))
+    gone = _gone(had, card, now)
     if len(gone) == 1:
         return gone[0][0], gone[0][1], [pid for pid, _ in had]
     if len(had) == 1 and not gone:
@@ -206,7 +226,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 continue
             if before is not None and new.rank <= before.rank:
                 continue  # foundations only grow: a lower top is the old card under a hand, or a misread
-            if _continues(before, new) or (before is not None and _new_cards(before, new)[0][1]):
+            # a card below that vanished: left a player's area (in full view) and landed nowhere seen
+            run = _new_cards(before, new, lambda c: bool(_gone(_had(c, state.playable, view.t, played), c, players)))
+            if _continues(before, new) or run[0][1]:
                 suspect.pop(key, None)
                 unlikely.pop(key, None)
             else:
@@ -221,7 +243,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 logged_illegal.add((key, new))
                 del unlikely[key]
                 suspect[key] = before  # the rules will flag it; it may well be taken back
-            for card, inferred in _new_cards(before, new):
+            for card, inferred in run:
                 origin = pile.origin if card == new else None  # a tracked card is the one on top
                 player, source, candidates = _attribute(card, state.playable, players, view.t, played, origin)
                 extra: dict[str, Any] = {"frame": view.frame, "confidence": round(pile.confidence, 3)}

@@ -240,6 +240,7 @@ class TableModel:
         self._last_columns: dict[str, set[str]] = {}
         self._origin: dict[int, tuple[str | None, str | None]] = {}  # track -> (area first seen in, card)
         self._lifted: dict[str, dict[str, float]] = {}  # card -> area it was carried from -> when last seen moving
+        self._resting: dict[int, tuple[str, str]] = {}  # track -> (card, player) of faces lying in a player's area
 
     def assign(self, xy: np.ndarray) -> tuple[str | None, str | None]:
         """(player, column) for a point in table mm; (None, None) in the foundation area."""
@@ -286,6 +287,13 @@ class TableModel:
                 middle.append((s, p))
             else:
                 columns[player].setdefault(column, []).append((s, p))
+        # A card lying in a player's area that is gone in one frame was picked up too fast to be seen moving.
+        resting = {s.track: (s.card, pid) for pid, cols in columns.items() for items in cols.values()
+                   for s, _ in items if s.track >= 0 and s.card is not None}  # fmt: skip
+        for track, (card, pid) in self._resting.items():
+            if resting.get(track) != (card, pid):  # its track gone, or following something else now
+                self._lifted.setdefault(card, {})[pid] = t
+        self._resting = resting
         players = []
         for seat in cal.seats:
             cols = columns[seat.player]

@@ -52,6 +52,18 @@ CASES: list[tuple[str, list[dict[str, Any]], dict[str, Any], str | None]] = [
         play("b", "2H", "h", 3.5),
         "wrong-rank",
     ),
+    (
+        "conflict logged late, under a newer top",  # b's copy was seen only when taken back, after 3H landed
+        [start(A, B), play("a", "AH", "h", 1), play("a", "2H", "h", 2), play("a", "3H", "h", 4)],
+        play("b", "2H", "h", 2.3, returned=True),
+        "conflict",
+    ),
+    (
+        "old card under a newer top, outside the window",
+        [start(A, B), play("a", "AH", "h", 1), play("a", "2H", "h", 2), play("a", "3H", "h", 4)],
+        play("b", "2H", "h", 4.5),
+        "wrong-rank",
+    ),
     ("demon empty", [start(("a", 0), B)], play("a", "AH", "h", 1, "demon"), "not-playable"),
     (
         "flip shows another card",

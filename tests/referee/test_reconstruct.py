@@ -263,6 +263,20 @@ def test_only_a_short_run_of_the_piles_own_suit_is_inferred() -> None:
     assert plays(other) == [("play", "a", "5S", "h", "demon", False)]
 
 
+def test_an_ace_covered_as_it_landed_is_inferred_only_when_it_left_an_area_unseen() -> None:
+    # b's AD left the demon and a 2D covered it before a settled view saw the pile: two plays, the Ace inferred.
+    covered = reconstruct([view(0, (), pv("a", "9S", waste="2D"), pv("b", "AD")),
+                           view(1, (pile("d", "2D"),), pv("a", "9S", waste="4C"), pv("b", "6H"))])  # fmt: skip
+    assert plays(covered) == [("play", "b", "AD", "d", "demon", True), ("play", "a", "2D", "d", "waste", False)]
+    # b still shows the AD (or it went onto another pile): the 2D started a pile of its own, for the rules to flag.
+    for b_after, piles in ((pv("b", "AD"), ()), (pv("b", "6H"), (pile("e", "AD"),))):
+        alone = reconstruct([view(0, (), pv("a", "9S", waste="2D"), pv("b", "AD")),
+                             view(1, (*piles, pile("d", "2D")), pv("a", "9S", waste="4C"), b_after),
+                             view(2, (*piles, pile("d", "2D")), pv("a", "9S", waste="4C"), b_after)])  # fmt: skip
+        assert ("play", "a", "2D", "d", "waste", False) in plays(alone)
+        assert not any(p[2] == "AD" and p[3] == "d" for p in plays(alone))
+
+
 def test_a_pile_that_moves_as_its_king_lands_is_the_same_pile() -> None:
     events = reconstruct(
         [

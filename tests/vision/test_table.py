@@ -74,3 +74,28 @@ def test_piles_keep_their_ids_and_a_carried_off_pile_keeps_its_own() -> None:
     assert {str(p.top): p.id for p in v3.foundations} == {"3S": ids["AS"], "AH": ids["AH"]}
     v4 = model.view(3.0, 4, [card_at(450, 500, "AD"), card_at(560, 500, "AH")])  # a new ace where the old pile was
     assert len({p.id for p in v4.foundations} | set(ids.values())) == 3
+
+
+def tracked(s: Seen, track: int) -> Seen:
+    return Seen(s.quad, s.card, s.back, s.conf, s.candidates, track=track, static=s.static, colour=s.colour)
+
+
+def test_a_card_snatched_from_an_area_between_two_frames_is_credited_to_that_area() -> None:
+    """The tracker never saw the 2H move (gone from blue's line in one frame, on the pile in the next, under a
+    new track): the foundation still knows where it came from, while a card nobody lifted gets no origin."""
+    rows = dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "blue") + dealt_row(
+        -math.pi / 2, ["QH", "9C", "8D", "7S", "6H"], "red"
+    )
+    model = TableModel(IDENTITY.with_seats(find_seats(IDENTITY, rows, line_size=4)), line_size=4)
+    seen = [tracked(s, i) for i, s in enumerate(rows, start=1)]
+    ace = tracked(card_at(500, 500, "AH"), 50)
+    model.view(0.0, 1, [*seen, ace])
+    two = next(s for s in seen if s.card == "2H")
+    rest = [s for s in seen if s is not two]
+    model.view(0.1, 2, [*rest, ace])  # blue's 2H is gone...
+    view = model.view(0.2, 3, [*rest, tracked(card_at(502, 498, "2H"), 99)])  # ...and on the ace, newly tracked
+    (pile,) = view.foundations
+    assert pile.top == Card.parse("2H") and pile.origin == "blue"
+    # Nobody lifted a 3H: a 3H appearing on the pile out of nowhere has no origin.
+    later = model.view(5.0, 4, [*rest, tracked(card_at(501, 499, "3H"), 100)])
+    assert later.foundations[0].origin is None

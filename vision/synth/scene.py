@@ -136,7 +136,7 @@ class Camera:
     H: np.ndarray
     size: tuple[int, int]  # (width, height)
     k1: float
-    maps: tuple[np.ndarray, np.ndarray] | None = None
+    fused: tuple[np.ndarray, np.ndarray] | None = None
 
     def project(self, canvas_points: np.ndarray) -> np.ndarray:
         pts = cv2.perspectiveTransform(canvas_points.reshape(-1, 1, 2).astype(np.float64), self.H).reshape(-1, 2)
@@ -147,7 +147,7 @@ class Camera:
         return np.array([w / 2, h / 2]), math.hypot(w / 2, h / 2)
 
     def distort(self, pts: np.ndarray) -> np.ndarray:
-        """Where undistorted frame points land in the distorted frame (inverse of the remap below)."""
+        """Where undistorted frame points land in the distorted frame (the inverse of the map ``warp`` builds)."""
         if self.k1 == 0:
             return pts
         c, r0 = self._norm()
@@ -160,17 +160,22 @@ class Camera:
         scale = np.where(rs > 1e-9, rd / np.maximum(rs, 1e-9), 1.0)
         return c + v * scale[:, None] * r0
 
-    def remap(self, frame: np.ndarray) -> np.ndarray:
-        if self.k1 == 0:
-            return frame
-        if self.maps is None:
+    def warp(self, canvas: np.ndarray, border: tuple[int, ...]) -> np.ndarray:
+        """The camera frame of a table canvas: the homography and the lens distortion in one remap, through
+        fixed-point maps built once per camera (each frame pixel → the canvas point it sees)."""
+        if self.fused is None:
             w, h = self.size
-            c, r0 = self._norm()
             ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-            vx, vy = (xs - c[0]) / r0, (ys - c[1]) / r0
-            f = 1 + self.k1 * (vx**2 + vy**2)
-            self.maps = ((c[0] + vx * f * r0).astype(np.float32), (c[1] + vy * f * r0).astype(np.float32))
-        return cv2.remap(frame, self.maps[0], self.maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+            if self.k1 != 0:
+                c, r0 = self._norm()
+                vx, vy = (xs - c[0]) / r0, (ys - c[1]) / r0
+                f = 1 + self.k1 * (vx**2 + vy**2)
+                xs, ys = (c[0] + vx * f * r0).astype(np.float32), (c[1] + vy * f * r0).astype(np.float32)
+            pts = np.stack([xs, ys], axis=-1).reshape(-1, 1, 2).astype(np.float64)
+            src = cv2.perspectiveTransform(pts, np.linalg.inv(self.H)).reshape(h, w, 2).astype(np.float32)
+            self.fused = cv2.convertMaps(src, None, cv2.CV_16SC2)
+        return cv2.remap(canvas, self.fused[0], self.fused[1], cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_CONSTANT, borderValue=border)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -611,9 +616,7 @@ class SceneRenderer:
             for j, (p, _) in enumerate(carried, start=len(placed) + 1):
                 poly = np.round(p.corners() * self._lscale + self._loff).astype(np.int32)
                 truths.append(self._truth(j, p, poly, labels, counts))
-        frame = cv2.warpPerspective(canvas, self.camera.H, self.style.size, flags=cv2.INTER_LINEAR,
-                                    borderMode=cv2.BORDER_CONSTANT, borderValue=self.floor_colour)  # fmt: skip
-        frame = self.camera.remap(frame)
+        frame = self.camera.warp(canvas, self.floor_colour)
         frame = cv2.multiply(frame, self.light, scale=1 / 160.0)
         if self.glare is not None:
             frame = cv2.add(frame, self.glare)
