@@ -513,6 +513,10 @@ def evaluate_models(
         "held-out renders: detection recall / precision (IoU 0.5)", f"{d['recall']:.3f} / {d['precision']:.3f}"
     )
     table.add_row(
+        "detection recall: cards lying clear / covered",
+        f"{d['recall_clear']:.3f} (n={d['clear_n']}) / {d['recall_covered']:.3f} (n={d['covered_n']})",
+    )
+    table.add_row(
         "identity top-1, whole cards", f"{renders['identity_top1_whole']:.3f} (n={renders['identity_whole_n']})"
     )
     table.add_row(

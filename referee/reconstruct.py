@@ -33,8 +33,10 @@ class ReconState:
     next_seq: int = 1  # 0 is the round_start
     started: bool = False
     # Unattributed plays still waiting for a covered player's area to be seen again: (seq, card, candidates, t,
-    # pile, the candidates whose card was gone from their area then).
-    pending: tuple[tuple[int, Card, tuple[str, ...], float, str, tuple[str, ...]], ...] = ()
+    # pile, the candidates whose card was gone from their area then, where each candidate had it).
+    pending: tuple[
+        tuple[int, Card, tuple[str, ...], float, str, tuple[str, ...], tuple[tuple[str, str], ...]], ...
+    ] = ()
     played: Mapping[str, frozenset[Card]] = field(default_factory=dict)  # identities each deck has put down
     # player -> when their demon first showed a new top while the old one was nowhere to be seen (in a hand)
     demon_hold: Mapping[str, float] = field(default_factory=dict)
@@ -62,6 +64,9 @@ PENDING_SECONDS = 5.0  # how long an unattributed play waits for the areas that 
 ILLEGAL_SECONDS = 0.8  # how long a top the rules forbid must lie on its pile before it is logged
 HOLD_SECONDS = 4.0  # how long a demon's new top waits for the old one to land somewhere before it is a flip
 RETURN_SECONDS = 8.0  # how long after a play its card may be seen back in its player's area (a conflict's loser)
+# A conflict's second copy goes straight back: another copy that was out of sight as a play landed and shows up
+# later than this was only hidden (a waste covered, then uncovered), not put down and taken back.
+SECOND_BACK_SECONDS = 4.0
 
 
 def _consistent(top: Card | None, pile: PileView) -> Card | None:
@@ -296,7 +301,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             p_seq, card, key, who, t0, tracked, held, source, gone_too = entry
             if not still_holds(key, card):
                 continue
-            for pid in gone_too:
+            for pid in gone_too if view.t - t0 <= SECOND_BACK_SECONDS else ():
                 other = players.get(pid)
                 if other is not None and not other.occluded and card in other.playable():
                     log_returned(key, card, pid, t0, other.playable()[card])
@@ -388,35 +393,51 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         playable[pid] = seen
     # Plays that nobody could be seen to make: resolved when exactly one candidate's card is seen gone.
     still = []
-    for p_seq, card, cands, t0, key, gone_then in state.pending:
+    for p_seq, card, cands, t0, key, gone_then, places in state.pending:
         gone = [pid for pid in cands if pid in players and not players[pid].occluded and card in state.playable.get(pid, {})
                 and card not in players[pid].playable() and card not in played.get(pid, frozenset())]  # fmt: skip
+        if len(gone) != 1:
+            # Every other candidate shows the card (never moved, or a conflict's second copy taken back): the play
+            # was the one whose card is missing, though their last sight of it may have faded by now.
+            showing = [pid for pid in cands if pid in players and not players[pid].occluded
+                       and card in players[pid].playable()]  # fmt: skip
+            rest = [pid for pid in cands if pid not in showing and card not in played.get(pid, frozenset())]
+            if showing and len(rest) == 1 and rest[0] in players and not players[rest[0]].occluded:
+                gone = rest
         if len(gone) == 1:
             played[gone[0]] = played.get(gone[0], frozenset()) | {card}
             events.append(Correction(seq=seq, t=view.t, action="reassign", by="camera", target=p_seq, player=gone[0],
-                                     source=state.playable[gone[0]][card][0],
+                                     source=dict(places).get(gone[0]),
                                      reason=f"{gone[0]}'s {card} was seen gone once the area was uncovered",
                                      extra={"frame": view.frame}))  # fmt: skip
             seq += 1
             # A card that was gone from its area with the played one and is back: the second copy of a conflict,
-            # taken back. Logged as landing with the first, for the rules to judge.
+            # taken back. Logged as landing with the first, for the rules to judge; one not back yet is watched
+            # for, like the other copies of a credited play.
+            later = []
             for pid in cands:
                 back_in = players.get(pid)
-                if pid == gone[0] or pid not in gone_then or back_in is None or card not in back_in.playable():
+                if pid == gone[0] or pid not in gone_then:
                     continue
-                if (key, card, pid) in doubles:
-                    continue
-                doubles.add((key, card, pid))
-                events.append(Play(seq=seq, t=t0, player=pid, card=card, pile=key, source=back_in.playable()[card],
-                                   extra={"frame": view.frame, "returned": True}))  # fmt: skip
-                seq += 1
+                if back_in is not None and not back_in.occluded and card in back_in.playable():
+                    if view.t - t0 <= SECOND_BACK_SECONDS:
+                        log_returned(key, card, pid, t0, back_in.playable()[card])
+                else:
+                    later.append(pid)
+            # Watched like a credited play: a copy of the chosen player's that was lifted as the play landed and
+            # shows up back in their area means the choice was wrong (that copy was the conflict's second).
+            credited.append(
+                (p_seq, card, key, gone[0], t0, gone[0] in gone_then, places, dict(places).get(gone[0]), tuple(later))
+            )
         elif view.t - t0 < PENDING_SECONDS:
-            still.append((p_seq, card, cands, t0, key, gone_then))
+            still.append((p_seq, card, cands, t0, key, gone_then, places))
     for e in events:
         if isinstance(e, Play) and e.player is None and e.extra.get("candidates"):
             cands = tuple(e.extra["candidates"])
-            gone_now = tuple(pid for pid in cands if pid in players and e.card not in players[pid].playable())
-            still.append((e.seq, e.card, cands, e.t, e.pile, gone_now))
+            gone_now = tuple(pid for pid in cands if pid in players and not players[pid].occluded
+                             and e.card not in players[pid].playable())  # fmt: skip
+            had = tuple((pid, state.playable[pid][e.card][0]) for pid in cands if e.card in state.playable.get(pid, {}))
+            still.append((e.seq, e.card, cands, e.t, e.pile, gone_now, had))
     return ReconState(
         tops,
         playable,

@@ -63,6 +63,11 @@ def evaluate_renders(
         tp += len(pairs)
         fp += len(found) - len(pairs)
         fn += len(labelled) - len(pairs)
+        matched = set(pairs.values())
+        for j, t in enumerate(labelled):  # recall by how much of the card shows: lying clear, or covered
+            part = "clear" if t.visible >= 0.9 else "covered"
+            e2e[f"det_{part}"] += 1
+            e2e[f"det_{part}_found"] += j in matched
         # The identifier alone, on the true quads of cards whose index shows.
         faces = [t for t in labelled if t.card != "back" and t.index_visible and t.card in IDENTITIES]
         if faces:
@@ -96,7 +101,17 @@ def evaluate_renders(
             progress(k + 1, frames)
     return {
         "frames": frames,
-        "detection": {"recall": tp / max(1, tp + fn), "precision": tp / max(1, tp + fp), "tp": tp, "fp": fp, "fn": fn},
+        "detection": {
+            "recall": tp / max(1, tp + fn),
+            "precision": tp / max(1, tp + fp),
+            "tp": tp,
+            "fp": fp,
+            "fn": fn,
+            "recall_clear": e2e["det_clear_found"] / max(1, e2e["det_clear"]),
+            "recall_covered": e2e["det_covered_found"] / max(1, e2e["det_covered"]),
+            "clear_n": e2e["det_clear"],
+            "covered_n": e2e["det_covered"],
+        },
         "identity_top1_whole": whole["ok"] / max(1, whole["n"]),
         "identity_whole_n": whole["n"],
         "identity_top1_index_only": index_only["ok"] / max(1, index_only["n"]),

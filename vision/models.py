@@ -117,6 +117,7 @@ class CardDetector:
     imgsz: int = 640
     conf: float = 0.35
     backend: str = "auto"
+    iou: float = 0.7  # non-maximum suppression between oriented boxes
 
     def __post_init__(self) -> None:
         _require(self.path, "detector")
@@ -126,7 +127,9 @@ class CardDetector:
 
     def __call__(self, image: np.ndarray) -> Detections:
         with _quiet():  # ultralytics announces each runtime it loads on stdout
-            result = self.model.predict(image, imgsz=self.imgsz, conf=self.conf, device="cpu", verbose=False)[0]
+            result = self.model.predict(
+                image, imgsz=self.imgsz, conf=self.conf, iou=self.iou, device="cpu", verbose=False
+            )[0]
         if not self._warm:
             _threads(self.model)  # ultralytics sets 1 thread on its first predict; two are 1.7x faster
             self._warm = True

@@ -23,6 +23,7 @@ from vision.synth.faces import BACK_COLOURS
 
 LADDER_REACH_MM = 14 * 21.0  # how far a ladder can grow towards its player
 PILE_RADIUS_MM = 0.6 * CARD_MM[1]  # cards closer than this to a pile's centre belong to that pile
+COVER_MM = 30.0  # a card newly lying this close to where one vanished was put on it (it was not lifted)
 LIFT_SECONDS = 2.0  # a card seen moving out of an area this recently is the same card seen again in flight
 
 
@@ -240,7 +241,8 @@ class TableModel:
         self._last_columns: dict[str, set[str]] = {}
         self._origin: dict[int, tuple[str | None, str | None]] = {}  # track -> (area first seen in, card)
         self._lifted: dict[str, dict[str, float]] = {}  # card -> area it was carried from -> when last seen moving
-        self._resting: dict[int, tuple[str, str]] = {}  # track -> (card, player) of faces lying in a player's area
+        # track -> (card, player, where in table mm, column) of faces lying in a player's area
+        self._resting: dict[int, tuple[str, str, np.ndarray, str]] = {}
 
     def assign(self, xy: np.ndarray) -> tuple[str | None, str | None]:
         """(player, column) for a point in table mm; (None, None) in the foundation area."""
@@ -268,15 +270,13 @@ class TableModel:
         xy = cal.to_table(np.array([s.centre() for s in faces])) if faces else np.zeros((0, 2))
         columns: dict[str, dict[str, list[tuple[Seen, np.ndarray]]]] = {s.player: {} for s in cal.seats}
         middle: list[tuple[Seen, np.ndarray]] = []
+        in_flight: list[tuple[int, str]] = []  # new tracks first seen outside every area
         for s, p in zip(faces, xy, strict=True):
             if s.track >= 0 and self._origin.get(s.track, (None, None))[1] != s.card:
                 origin = self.assign(p)[0]  # where this card was first seen
-                if origin is None and s.card is not None:
-                    # The tracker lost it in flight: the same card, just lifted from one area (two players
-                    # moving the same identity at once leave it to the referee's other evidence).
-                    movers = [pid for pid, t0 in self._lifted.get(s.card, {}).items() if t - t0 <= LIFT_SECONDS]
-                    origin = movers[0] if len(movers) == 1 else None
                 self._origin[s.track] = (origin, s.card)
+                if origin is None and s.card is not None:
+                    in_flight.append((s.track, s.card))
             if not s.static:
                 origin = self._origin.get(s.track, (None, None))[0]
                 if origin is not None and s.card is not None:
@@ -288,12 +288,40 @@ class TableModel:
             else:
                 columns[player].setdefault(column, []).append((s, p))
         # A card lying in a player's area that is gone in one frame was picked up too fast to be seen moving.
-        resting = {s.track: (s.card, pid) for pid, cols in columns.items() for items in cols.values()
-                   for s, _ in items if s.track >= 0 and s.card is not None}  # fmt: skip
-        for track, (card, pid) in self._resting.items():
-            if resting.get(track) != (card, pid):  # its track gone, or following something else now
+        # (Another card newly there, lying or still in the hand putting it down, covered it instead: a waste card
+        # dealt onto it, a ladder built on it.)
+        # A demon is never covered: a new card there is its next one, turned up as the top left.
+        resting = {s.track: (s.card, pid, p, column) for pid, cols in columns.items() for column, items in cols.items()
+                   for s, p in items if s.track >= 0 and s.card is not None}  # fmt: skip
+        lay_before = {(c, p_) for c, p_, _, _ in self._resting.values()}
+        for track, (card, pid, where, column) in self._resting.items():
+            still = resting.get(track)
+            if still is not None and still[:2] == (card, pid):
+                continue
+            # The tracker may follow the new card onto the spot: a card not lying there before (a card that was,
+            # shown as the top one left, is the one below it).
+            covered = column != "demon" and (
+                (still is not None and still[1] == pid and (still[0], pid) not in lay_before)
+                or any(
+                    f.track not in self._resting and f.card != card and float(np.linalg.norm(f_xy - where)) < COVER_MM
+                    for f, f_xy in zip(faces, xy, strict=True)
+                )
+            )
+            if not covered:  # its track gone, or following something else now
                 self._lifted.setdefault(card, {})[pid] = t
         self._resting = resting
+        # A card the tracker lost in flight is the same card just lifted from one area, unless that area shows
+        # it lying there again (a hand passed over it). Two players moving the same identity at once leave it to
+        # the referee's other evidence.
+        here = {(card, pid) for card, pid, _, _ in resting.values()}
+        for track, card in in_flight:
+            movers = [
+                pid
+                for pid, t0 in self._lifted.get(card, {}).items()
+                if t - t0 <= LIFT_SECONDS and (card, pid) not in here
+            ]
+            if len(movers) == 1:
+                self._origin[track] = (movers[0], card)
         players = []
         for seat in cal.seats:
             cols = columns[seat.player]

@@ -378,6 +378,47 @@ def test_two_copies_gone_at_once_and_one_back_is_a_play_and_a_conflicts_second()
     assert (second.player, str(second.card), second.t, second.source) == ("b", "2S", 1, "line:1")
 
 
+def test_a_conflict_resolves_when_the_second_copy_comes_back_late() -> None:
+    """The copy taken back after resting on the pile shows up in its area well after either player's area last
+    showed the card: the play still resolves (each candidate had the card when it landed)."""
+    from referee.events import Correction
+
+    events = reconstruct(
+        [
+            view(0, (pile("s", "AS"),), pv("a", "2S"), pv("b", "QD", ("2S",))),
+            view(0.5, (pile("s", "AS"),), pv("a", "2S", occluded=True), pv("b", "QD", occluded=True)),
+            view(1, (pile("s", "2S"),), pv("a", None), pv("b", "QD", (None,))),
+            view(3.5, (pile("s", "2S"),), pv("a", "9C"), pv("b", "QD", (None,), occluded=True)),
+            view(4.5, (pile("s", "2S"),), pv("a", "9C"), pv("b", "QD", ("2S",))),  # b's, 4 s after last seen
+        ]
+    )
+    fix = next(e for e in events if isinstance(e, Correction))
+    assert (fix.player, fix.source) == ("a", "demon")
+    second = [e for e in events if isinstance(e, Play)][1]
+    assert (second.player, str(second.card), second.t) == ("b", "2S", 1)
+
+
+def test_a_conflict_first_resolved_the_wrong_way_is_put_right_when_the_copy_comes_back() -> None:
+    """Both copies were in hands as the play landed; b's last sight fades first, so the play goes to a; then a's
+    copy is seen back: the play is b's after all, and a's copy is logged as the conflict's second."""
+    from referee.events import Correction
+
+    events = reconstruct(
+        [
+            view(0, (pile("s", "AS"),), pv("a", "2S"), pv("b", "QD", ("2S",))),
+            view(1, (pile("s", "AS"),), pv("a", "2S"), pv("b", "QD", (None,))),
+            view(1.2, (pile("s", "2S"),), pv("a", None), pv("b", "QD", (None,))),
+            view(3.6, (pile("s", "2S"),), pv("a", None), pv("b", "QD", (None,))),
+            view(3.8, (pile("s", "2S"),), pv("a", None), pv("b", "QD", (None,))),
+            view(4.5, (pile("s", "2S"),), pv("a", "2S"), pv("b", "QD", (None,))),
+        ]
+    )
+    fixes = [(e.target, e.player) for e in events if isinstance(e, Correction)]
+    assert fixes[-1] == (1, "b")
+    returned = [e for e in events if isinstance(e, Play) and e.extra.get("returned")]
+    assert [(e.player, str(e.card), e.t) for e in returned] == [("a", "2S", 1.2)]
+
+
 def test_another_copy_gone_as_the_play_landed_and_back_later_is_a_conflicts_second() -> None:
     from referee.events import Correction
 
@@ -396,3 +437,21 @@ def test_another_copy_gone_as_the_play_landed_and_back_later_is_a_conflicts_seco
     assert not any(isinstance(e, Correction) for e in events)
     assert [(s[1], s[4]) for s in plays(events)] == [("a", "demon"), ("b", "line:1")]
     assert [e.t for e in events if isinstance(e, Play)] == [1, 1]
+
+
+def test_a_copy_seen_again_long_after_the_play_was_only_hidden() -> None:
+    """b's 2S went out of sight as a's landed (a waste covered), and shows again six seconds later: a conflict's
+    second copy goes straight back, so this one was never put down."""
+
+    def topped(origin: str | None) -> PileView:
+        return PileView("s", 0.0, 0.0, C("2S"), 0.9, (), origin)
+
+    events = reconstruct(
+        [
+            view(0, (pile("s", "AS"),), pv("a", "2S"), pv("b", None, (), "2S")),
+            view(1, (topped("a"),), pv("a", "9C"), pv("b", None, (), "7H")),
+            *[view(t, (topped("a"),), pv("a", "9C"), pv("b", None, (), "7H")) for t in (2, 4, 6)],
+            view(7, (topped("a"),), pv("a", "9C"), pv("b", None, (), "2S")),  # the 7H played off the waste
+        ]
+    )
+    assert [(s[1], s[4]) for s in plays(events)] == [("a", "demon")]

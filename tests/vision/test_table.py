@@ -80,22 +80,43 @@ def tracked(s: Seen, track: int) -> Seen:
     return Seen(s.quad, s.card, s.back, s.conf, s.candidates, track=track, static=s.static, colour=s.colour)
 
 
-def test_a_card_snatched_from_an_area_between_two_frames_is_credited_to_that_area() -> None:
-    """The tracker never saw the 2H move (gone from blue's line in one frame, on the pile in the next, under a
-    new track): the foundation still knows where it came from, while a card nobody lifted gets no origin."""
+def both_with_2h() -> tuple[TableModel, list[Seen], Seen, Seen, Seen]:
+    """Blue (bottom) and red (top) each with a 2H in the line, an AH pile between them, seen once: (model, the
+    other cards, the ace, blue's 2H, red's 2H)."""
     rows = dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "blue") + dealt_row(
-        -math.pi / 2, ["QH", "9C", "8D", "7S", "6H"], "red"
+        -math.pi / 2, ["QH", "2H", "8D", "7S", "6H"], "red"
     )
     model = TableModel(IDENTITY.with_seats(find_seats(IDENTITY, rows, line_size=4)), line_size=4)
     seen = [tracked(s, i) for i, s in enumerate(rows, start=1)]
     ace = tracked(card_at(500, 500, "AH"), 50)
     model.view(0.0, 1, [*seen, ace])
-    two = next(s for s in seen if s.card == "2H")
-    rest = [s for s in seen if s is not two]
-    model.view(0.1, 2, [*rest, ace])  # blue's 2H is gone...
-    view = model.view(0.2, 3, [*rest, tracked(card_at(502, 498, "2H"), 99)])  # ...and on the ace, newly tracked
+    blue_two, red_two = sorted((s for s in seen if s.card == "2H"), key=lambda s: -s.centre()[1])
+    return model, [s for s in seen if s.card != "2H"], ace, blue_two, red_two
+
+
+def test_a_card_snatched_from_an_area_between_two_frames_is_credited_to_that_area() -> None:
+    """The tracker never saw blue's 2H move (gone from the line in one frame, on the pile in the next, under a
+    new track): the foundation still knows where it came from, while a card nobody lifted gets no origin."""
+    model, rest, ace, _blue_two, red_two = both_with_2h()
+    model.view(0.1, 2, [*rest, red_two, ace])  # blue's 2H is gone...
+    view = model.view(0.2, 3, [*rest, red_two, tracked(card_at(502, 498, "2H"), 99)])  # ...and on the ace
     (pile,) = view.foundations
     assert pile.top == Card.parse("2H") and pile.origin == "blue"
-    # Nobody lifted a 3H: a 3H appearing on the pile out of nowhere has no origin.
-    later = model.view(5.0, 4, [*rest, tracked(card_at(501, 499, "3H"), 100)])
+    later = model.view(5.0, 4, [*rest, red_two, tracked(card_at(501, 499, "3H"), 100)])
     assert later.foundations[0].origin is None
+
+
+def test_a_copy_only_hidden_by_a_passing_hand_is_not_taken_for_the_one_that_landed() -> None:
+    model, rest, ace, _blue_two, red_two = both_with_2h()
+    model.view(0.1, 2, [*rest, ace])  # both 2H gone: blue's lifted, red's under a hand reaching past
+    view = model.view(0.2, 3, [*rest, red_two, tracked(card_at(502, 498, "2H"), 99)])  # red's is back
+    assert view.foundations[0].origin == "blue"
+
+
+def test_a_copy_covered_by_a_card_put_on_it_is_not_taken_for_the_one_that_landed() -> None:
+    model, rest, ace, blue_two, _red_two = both_with_2h()
+    x, y = blue_two.centre()
+    put_on = tracked(card_at(x + 4, y + 12, "9S"), 77)  # blue deals a card onto their 2H as red lifts theirs
+    model.view(0.1, 2, [*rest, put_on, ace])
+    view = model.view(0.2, 3, [*rest, put_on, tracked(card_at(502, 498, "2H"), 99)])
+    assert view.foundations[0].origin == "red"
