@@ -406,8 +406,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 gone = rest
         if len(gone) == 1:
             played[gone[0]] = played.get(gone[0], frozenset()) | {card}
+            source = dict(places).get(gone[0])
             events.append(Correction(seq=seq, t=view.t, action="reassign", by="camera", target=p_seq, player=gone[0],
-                                     source=dict(places).get(gone[0]),
+                                     source=source,
                                      reason=f"{gone[0]}'s {card} was seen gone once the area was uncovered",
                                      extra={"frame": view.frame}))  # fmt: skip
             seq += 1
@@ -426,9 +427,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     later.append(pid)
             # Watched like a credited play: a copy of the chosen player's that was lifted as the play landed and
             # shows up back in their area means the choice was wrong (that copy was the conflict's second).
-            credited.append(
-                (p_seq, card, key, gone[0], t0, gone[0] in gone_then, places, dict(places).get(gone[0]), tuple(later))
-            )
+            credited.append((p_seq, card, key, gone[0], t0, gone[0] in gone_then, places, source, tuple(later)))
         elif view.t - t0 < PENDING_SECONDS:
             still.append((p_seq, card, cands, t0, key, gone_then, places))
     for e in events:

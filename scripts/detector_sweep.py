@@ -13,9 +13,9 @@ from collections import Counter
 import numpy as np
 
 from vision.detections import BACK
-from vision.evaluate import _match
+from vision.evaluate import _match, labelled, multiset_counts
 from vision.models import CardReader
-from vision.synth.dataset import MIN_VISIBLE, NOT_A_CARD, FramePlan, render_frame
+from vision.synth.dataset import NOT_A_CARD, FramePlan, render_frame
 
 SWEEP_SEED = 4242  # not a dataset build's seed, not the evaluation seed
 
@@ -44,13 +44,13 @@ def main() -> None:
                     [c >= conf and lab != NOT_A_CARD for c, lab in zip(read.conf, read.labels, strict=True)], bool
                 )
                 found = read[keep] if len(read) else read
-                labelled = [t for t in truths if t.visible >= MIN_VISIBLE or (t.card != "back" and t.index_visible)]
-                pairs = _match(found, [np.array(t.quad) for t in labelled])
-                det.update(tp=len(pairs), fp=len(found) - len(pairs), fn=len(labelled) - len(pairs))
-                truth = Counter(t.card for t in labelled if t.card != "back" and t.index_visible)
+                scored = labelled(truths)
+                pairs = _match(found, [np.array(t.quad) for t in scored])
+                det.update(tp=len(pairs), fp=len(found) - len(pairs), fn=len(scored) - len(pairs))
+                truth = Counter(t.card for t in scored if t.card != "back" and t.index_visible)
                 got = Counter(lab for lab, c in zip(found.labels, found.cls, strict=True) if c != BACK)
-                hit = sum((truth & got).values())
-                ids.update(tp=hit, fp=sum(got.values()) - hit, fn=sum(truth.values()) - hit)
+                hit, extra, missed = multiset_counts(truth, got)
+                ids.update(tp=hit, fp=extra, fn=missed)
 
             def rp(c: Counter[str]) -> str:
                 return f"{c['tp'] / max(1, c['tp'] + c['fn']):.3f} {c['tp'] / max(1, c['tp'] + c['fp']):.3f}"

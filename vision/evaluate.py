@@ -15,6 +15,7 @@ import numpy as np
 from vision.detections import BACK, Detections, polygon_iou
 from vision.models import CardReader, read_image
 from vision.synth.dataset import CLASSES, IDENTITIES, MIN_VISIBLE, NOT_A_CARD, FramePlan, render_frame
+from vision.synth.scene import CardTruth
 
 EVAL_SEED = 900_000  # far from any training build's seeds
 
@@ -25,6 +26,17 @@ def heldout_frames(n: int, seed: int = EVAL_SEED) -> list[FramePlan]:
         FramePlan("test", int(rng.integers(2**31)), int(rng.integers(2, 9)), "racing-demon", heldout=True)
         for _ in range(n)
     ]
+
+
+def labelled(truths: list[CardTruth]) -> list[CardTruth]:
+    """The cards a detector is scored on: enough of it shows, or (a face) its index corner does."""
+    return [t for t in truths if t.visible >= MIN_VISIBLE or (t.card != "back" and t.index_visible)]
+
+
+def multiset_counts(truth: Counter[str], read: Counter[str]) -> tuple[int, int, int]:
+    """(true positives, false positives, false negatives) of identities read against the truth, as multisets."""
+    hit = sum((read & truth).values())
+    return hit, sum(read.values()) - hit, sum(truth.values()) - hit
 
 
 def _match(pred: Detections, truth_quads: list[np.ndarray], iou: float = 0.5) -> dict[int, int]:
@@ -52,24 +64,25 @@ def evaluate_renders(
     whole = Counter[str]()
     index_only = Counter[str]()
     e2e = Counter[str]()
+    det = Counter[str]()  # detection recall by how much of the card shows
     confusion = np.zeros((len(CLASSES), len(CLASSES)), np.int64)
     errors: list[dict[str, Any]] = []
     for k, plan in enumerate(heldout_frames(frames)):
         image, truths = render_frame(plan, max_width=1280)
-        labelled = [t for t in truths if t.visible >= MIN_VISIBLE or (t.card != "back" and t.index_visible)]
-        quads = [np.array(t.quad) for t in labelled]
+        scored = labelled(truths)
+        quads = [np.array(t.quad) for t in scored]
         found = reader.detector(image)
         pairs = _match(found, quads)
         tp += len(pairs)
         fp += len(found) - len(pairs)
-        fn += len(labelled) - len(pairs)
+        fn += len(scored) - len(pairs)
         matched = set(pairs.values())
-        for j, t in enumerate(labelled):  # recall by how much of the card shows: lying clear, or covered
+        for j, t in enumerate(scored):  # recall by how much of the card shows: lying clear, or covered
             part = "clear" if t.visible >= 0.9 else "covered"
-            e2e[f"det_{part}"] += 1
-            e2e[f"det_{part}_found"] += j in matched
+            det[part] += 1
+            det[f"{part}_found"] += j in matched
         # The identifier alone, on the true quads of cards whose index shows.
-        faces = [t for t in labelled if t.card != "back" and t.index_visible and t.card in IDENTITIES]
+        faces = [t for t in scored if t.card != "back" and t.index_visible and t.card in IDENTITIES]
         if faces:
             fake = Detections(np.array([t.quad for t in faces]), np.ones(len(faces)), np.zeros(len(faces), int))
             read = reader.identifier(image, fake)
@@ -89,7 +102,7 @@ def evaluate_renders(
                 e2e["slips"] += 1
                 e2e["slips_rejected"] += read_all.labels[i] == NOT_A_CARD
         for i, j in pairs.items():
-            t = labelled[j]
+            t = scored[j]
             if t.card != "back" and t.index_visible:
                 e2e["n"] += 1
                 e2e["ok"] += read_all.labels[i] == t.card
@@ -107,10 +120,10 @@ def evaluate_renders(
             "tp": tp,
             "fp": fp,
             "fn": fn,
-            "recall_clear": e2e["det_clear_found"] / max(1, e2e["det_clear"]),
-            "recall_covered": e2e["det_covered_found"] / max(1, e2e["det_covered"]),
-            "clear_n": e2e["det_clear"],
-            "covered_n": e2e["det_covered"],
+            "recall_clear": det["clear_found"] / max(1, det["clear"]),
+            "recall_covered": det["covered_found"] / max(1, det["covered"]),
+            "clear_n": det["clear"],
+            "covered_n": det["covered"],
         },
         "identity_top1_whole": whole["ok"] / max(1, whole["n"]),
         "identity_whole_n": whole["n"],
@@ -162,8 +175,8 @@ def evaluate_real(reader: CardReader, root: Path, *, annotate_dir: Path | None =
             found = reader(image)
             read = Counter(label for label in found.labels if label != "back")
             truth = Counter(faces)
-            hit = sum((read & truth).values())
-            tp, fp, fn = tp + hit, fp + sum(read.values()) - hit, fn + sum(truth.values()) - hit
+            hit, extra, missed = multiset_counts(truth, read)
+            tp, fp, fn = tp + hit, fp + extra, fn + missed
             n_backs = sum(1 for label in found.labels if label == "back")
             backs_true += backs
             backs_found += n_backs

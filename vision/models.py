@@ -193,7 +193,7 @@ class CardIdentifier:
         return detections.with_labels(labels, topk)
 
 
-def pool_views(views: np.ndarray, combine: str = "max") -> np.ndarray:
+def pool_views(views: np.ndarray, combine: str) -> np.ndarray:
     """One probability row from a card's views (V, classes): their normalised product (``sum`` of logs: views
     that agree outvote one confidently wrong view, a blank view barely counts) or the most confident view."""
     if combine == "max":

@@ -287,10 +287,9 @@ class TableModel:
                 middle.append((s, p))
             else:
                 columns[player].setdefault(column, []).append((s, p))
-        # A card lying in a player's area that is gone in one frame was picked up too fast to be seen moving.
-        # (Another card newly there, lying or still in the hand putting it down, covered it instead: a waste card
-        # dealt onto it, a ladder built on it.)
-        # A demon is never covered: a new card there is its next one, turned up as the top left.
+        # A card lying in a player's area that is gone in one frame was picked up too fast to be seen moving,
+        # unless another card newly there (lying, or still in the hand putting it down) covered it: a waste card
+        # dealt onto it, a ladder built on it. A demon is never covered: a new card there is its next one.
         resting = {s.track: (s.card, pid, p, column) for pid, cols in columns.items() for column, items in cols.items()
                    for s, p in items if s.track >= 0 and s.card is not None}  # fmt: skip
         lay_before = {(c, p_) for c, p_, _, _ in self._resting.values()}
