@@ -50,7 +50,8 @@ class ReconState:
     # (pile, card, player) of second copies already logged: a conflict is logged once while it lies there
     doubles: frozenset[tuple[str, Card, str]] = frozenset()
     unlikely: Mapping[str, tuple[Card, float]] = field(default_factory=dict)  # pile -> forbidden top, since when
-    logged_illegal: frozenset[tuple[str, Card]] = frozenset()  # (pile, card) forbidden tops already logged
+    # (pile, card) forbidden tops already logged -> who was credited with them
+    logged_illegal: Mapping[tuple[str, Card], str | None] = field(default_factory=dict)
     # Plays credited lately, watched in case the card shows up back in its player's area (a conflict's second
     # copy taken back, credited because it covered the first): (seq, card, pile, player, t, tracked from the
     # player's area, candidates then with where each had the card, source, the other candidates whose copy was
@@ -167,7 +168,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     top_by = dict(state.top_by)
     doubles = set(state.doubles)
     unlikely = dict(state.unlikely)
-    logged_illegal = set(state.logged_illegal)
+    logged_illegal = dict(state.logged_illegal)
     aliases = dict(state.aliases)
     credited = [c for c in state.credited if view.t - c[4] <= RETURN_SECONDS]
 
@@ -245,7 +246,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     continue
                 if view.t - since[1] < ILLEGAL_SECONDS or (key, new) in logged_illegal:
                     continue
-                logged_illegal.add((key, new))
+                logged_illegal[(key, new)] = None
                 del unlikely[key]
                 suspect[key] = before  # the rules will flag it; it may well be taken back
             for card, inferred in run:
@@ -270,10 +271,18 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     played[player] = played.get(player, frozenset()) | {card}
                     if card == new:
                         top_by[key] = player
+                    if (key, card) in logged_illegal:
+                        logged_illegal[(key, card)] = player
                     if source is not None:
                         played_from.setdefault(player, set()).add(source)
             tops[key] = new
             _log_doubles(key, new, pile)
+        # A forbidden card its player took back (it shows in their area, not on the pile) may be played there
+        # again, and that is a new illegal play to log.
+        for (key_, card_), who in list(logged_illegal.items()):
+            back_in = players.get(who) if who is not None else None
+            if back_in is not None and not back_in.occluded and card_ in back_in.playable() and tops.get(key_) != card_:
+                del logged_illegal[(key_, card_)]
     if not state.started:
         tops.update({p.id: p.top for p in view.foundations if p.top is not None})
     demon_tops = dict(state.demon_tops)
@@ -329,6 +338,13 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 log_returned(key, card, who, t0, source)
     # Demons: a new top means the old one left (to a foundation, seen above, or into the line), then a flip.
     playable = {pid: dict(places) for pid, places in state.playable.items()}
+    # A demon top that is the card of an open unattributed play its player is a candidate for has landed (whoever
+    # it turns out to be): the flip need not wait for it.
+    open_demon_plays = {(pid, card) for _s, card, _c, _t, _k, _g, places in state.pending
+                        for pid, place in places if place == "demon"}  # fmt: skip
+    open_demon_plays |= {(pid, e.card) for e in events if isinstance(e, Play) and e.player is None
+                         for pid in e.extra.get("candidates", ())
+                         if state.playable.get(pid, {}).get(e.card, ("",))[0] == "demon"}  # fmt: skip
     for pid, pv in players.items():
         if pv.occluded:
             continue
@@ -340,9 +356,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 seen_on_demon.append((pv.demon_top, 1))
             trail[pid] = tuple(seen_on_demon)
         if state.started and not view.settled:  # demons change in step with the foundations
-            seen = {c: pt for c, pt in playable.get(pid, {}).items() if view.t - pt[1] <= RECENT_SECONDS}
-            seen.update({c: (place, view.t) for c, place in pv.playable().items()})
-            playable[pid] = seen
+            playable[pid] = _remember(playable.get(pid, {}), pv, view.t)
             continue
         old = demon_tops.get(pid)
         target = pv.demon_top if pv.demon_visible else old
@@ -350,7 +364,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         # through in order, each accounted for (line or foundation) before the next.
         steps = [c for c, n in trail.get(pid, ()) if n >= 2 and c not in (old, target)] + [target]
         cur = old
-        demon_played = "demon" in played_from.get(pid, set())
+        demon_played = "demon" in played_from.get(pid, set()) or (pid, cur) in open_demon_plays
         for nxt in steps:
             if state.started and nxt != cur and cur is not None and not demon_played:
                 where = pv.playable().get(cur)
@@ -388,9 +402,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             kept = trail.get(pid, ())
             last = max((i for i, (c, _n) in enumerate(kept) if c == cur), default=-1)
             trail[pid] = kept[last:] if last >= 0 else kept
-        seen = {c: pt for c, pt in playable.get(pid, {}).items() if view.t - pt[1] <= RECENT_SECONDS}
-        seen.update({c: (place, view.t) for c, place in pv.playable().items()})
-        playable[pid] = seen
+        playable[pid] = _remember(playable.get(pid, {}), pv, view.t)
     # Plays that nobody could be seen to make: resolved when exactly one candidate's card is seen gone.
     still = []
     for p_seq, card, cands, t0, key, gone_then, places in state.pending:
@@ -404,6 +416,13 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             rest = [pid for pid in cands if pid not in showing and card not in played.get(pid, frozenset())]
             if showing and len(rest) == 1 and rest[0] in players and not players[rest[0]].occluded:
                 gone = rest
+        if len(gone) > 1:
+            # Nothing covers a demon: a demon top that is gone and did not go to the line was played, while a
+            # waste or ladder card out of sight may only be under a card put on it (a draw, a ladder built on).
+            demons = [pid for pid in gone if dict(places).get(pid) == "demon" and players[pid].demon_visible
+                      and players[pid].demon_top is not None]  # fmt: skip
+            if len(demons) == 1:
+                gone = demons
         if len(gone) == 1:
             played[gone[0]] = played.get(gone[0], frozenset()) | {card}
             source = dict(places).get(gone[0])
@@ -452,9 +471,16 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         top_by,
         frozenset(doubles),
         unlikely,
-        frozenset(logged_illegal),
+        logged_illegal,
         tuple(credited),
     ), events
+
+
+def _remember(recent: Mapping[Card, tuple[str, float]], pv: PlayerView, t: float) -> dict[Card, tuple[str, float]]:
+    """A player's playable cards seen in the last ``RECENT_SECONDS``, with where and when each was last seen."""
+    seen = {c: pt for c, pt in recent.items() if t - pt[1] <= RECENT_SECONDS}
+    seen.update({c: (place, t) for c, place in pv.playable().items()})
+    return seen
 
 
 def reconstruct(views: Iterable[TableView]) -> list[Event]:

@@ -3,6 +3,7 @@ its non-maximum-suppression IoU vary, on fresh renders of *training* deck design
 or the real photos, which stay for evaluation).
 
 python scripts/detector_sweep.py [--frames 20] [--iou 0.7 0.8 0.9] [--conf 0.2 0.35 0.5]
+python scripts/detector_sweep.py --quads   # how far the detector's quads lie from cards lying clear
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from collections import Counter
 
 import numpy as np
 
-from vision.detections import BACK
+from vision.detections import BACK, card_corners, polygon_iou
 from vision.evaluate import _match, labelled, multiset_counts
 from vision.models import CardReader
 from vision.synth.dataset import NOT_A_CARD, FramePlan, render_frame
+from vision.synth.scene import CardTruth
 
 SWEEP_SEED = 4242  # not a dataset build's seed, not the evaluation seed
 
@@ -25,6 +27,7 @@ def main() -> None:
     ap.add_argument("--frames", type=int, default=20)
     ap.add_argument("--iou", type=float, nargs="+", default=[0.7, 0.8, 0.9])
     ap.add_argument("--conf", type=float, nargs="+", default=[0.2, 0.35, 0.5])
+    ap.add_argument("--quads", action="store_true", help="measure the quads' errors instead (identifier jitter)")
     args = ap.parse_args()
     reader = CardReader.load()
     reader.detector.conf = min(args.conf)
@@ -32,6 +35,9 @@ def main() -> None:
     plans = [FramePlan("val", int(rng.integers(2**31)), int(rng.integers(2, 9)), "racing-demon", heldout=False)
              for _ in range(args.frames)]  # fmt: skip
     frames = [render_frame(plan, max_width=1280) for plan in plans]
+    if args.quads:
+        quad_errors(reader, frames)
+        return
     print("nms_iou conf  det_recall det_precision  identity_recall identity_precision")
     for iou in args.iou:
         reader.detector.iou = iou
@@ -56,6 +62,44 @@ def main() -> None:
                 return f"{c['tp'] / max(1, c['tp'] + c['fn']):.3f} {c['tp'] / max(1, c['tp'] + c['fp']):.3f}"
 
             print(f"{iou:7.2f} {conf:4.2f}  {rp(det)}  {rp(ids)}", flush=True)
+
+
+def quad_errors(reader: CardReader, frames: list[tuple[np.ndarray, list[CardTruth]]]) -> None:
+    """For faces lying clear that the detector found (IoU >= 0.5): its quad's centre offset across and along the
+    card and each side's length, as shares of the card's width and height, its turn, and the worst corner's
+    distance, as a share of the width. ``vision.synth.dataset.JITTER`` is set from these."""
+    shift, scale, turn, worst = [], [], [], []
+    for image, truths in frames:
+        found = reader.detector(image)
+        for t in truths:
+            if t.card == "back" or t.visible < 0.95 or not len(found):
+                continue
+            q = card_corners(np.array(t.quad, float))
+            ious = [polygon_iou(p, q) for p in found.quads]
+            if max(ious) < 0.5:
+                continue
+            a = card_corners(found.quads[int(np.argmax(ious))])
+            if np.abs(np.roll(a, 2, axis=0) - q).sum() < np.abs(a - q).sum():
+                a = np.roll(a, 2, axis=0)  # the same card named from the other end
+            w, h = float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[3] - q[0]))
+            across, along = (q[1] - q[0]) / w, (q[3] - q[0]) / h
+            off = a.mean(axis=0) - q.mean(axis=0)
+            shift.append((off @ across / w, off @ along / w))
+            scale.append((np.linalg.norm(a[1] - a[0]) / w, np.linalg.norm(a[3] - a[0]) / h))
+            da = np.arctan2(*(a[3] - a[0])[::-1]) - np.arctan2(*(q[3] - q[0])[::-1])
+            turn.append(np.degrees((da + np.pi) % (2 * np.pi) - np.pi))
+            worst.append(float(np.abs(a - q).max()) / w)
+    if not worst:
+        print("no clear face was found")
+        return
+    sh, sc, tu, wo = np.array(shift), np.array(scale), np.array(turn), np.array(worst)
+    print(f"faces lying clear, found: {len(wo)}")
+    print(f"centre offset / width, sd across {sh[:, 0].std():.3f}, along {sh[:, 1].std():.3f}")
+    print(f"side length ratio, sd across {sc[:, 0].std():.3f}, along {sc[:, 1].std():.3f}")
+    print(
+        f"turn, degrees: median |turn| {np.median(np.abs(tu)):.1f}, 90th percentile {np.percentile(np.abs(tu), 90):.1f}"
+    )
+    print(f"worst corner / width: median {np.median(wo):.3f}, 90th percentile {np.percentile(wo, 90):.3f}")
 
 
 if __name__ == "__main__":

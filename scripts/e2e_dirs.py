@@ -26,7 +26,7 @@ def main() -> None:
     for game in args.games:
         r = evaluate_game(game, reader=reader, process_fps=args.fps)
         keep = ("plays", "recall", "precision", "attribution", "scores_exact", "player_rounds", "flags_found",
-                "truth_flags", "flags_missed", "flags_false", "latency_median_ms")  # fmt: skip
+                "truth_flags", "flags_missed", "flags_false", "latency_median_ms", "plays_missed", "plays_extra")  # fmt: skip
         print(game, json.dumps({k: r[k] for k in keep}), flush=True)
 
 

@@ -26,6 +26,8 @@ def compare(truth: list[Event], chain: list[Event], *, until: float | None = Non
         late = {(type(e), str(getattr(e, "card", ""))) for e in truth if cut < e.t <= until}
         truth = [e for e in truth if e.t <= cut]
         chain = [e for e in chain if e.t <= cut or (type(e), str(getattr(e, "card", ""))) not in late]
+        kept = {e.seq for e in chain}
+        chain = [e for e in chain if not isinstance(e, Correction) or e.target is None or e.target in kept]
     truth_state = replay(truth)
     bad = {v.seq for v in truth_state.flags}
     true_plays = [e for e in truth if isinstance(e, Play) and e.seq not in bad]
@@ -51,6 +53,8 @@ def compare(truth: list[Event], chain: list[Event], *, until: float | None = Non
     c_flags = Counter((v.code, str(v.card)) for v in chain_state.flags)
     return {
         "plays": len(true_plays),
+        "plays_missed": sorted(f"{card} {pile}" for card, pile in (want - got).elements()),
+        "plays_extra": sorted(f"{card} {pile}" for card, pile in (got - want).elements()),
         "recall": hit / max(1, sum(want.values())),
         "precision": hit / max(1, sum(got.values())),
         "attribution": right / max(1, len(attributed)),

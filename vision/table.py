@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -226,6 +226,7 @@ class _Pile:
     top: Card | None
     last_seen: int
     below: Card | None = None  # the top before the current one (shown again if an illegal card is taken back)
+    history: list[Card] = field(default_factory=list)  # every card that has been its top, in order
 
 
 class TableModel:
@@ -366,15 +367,14 @@ class TableModel:
             # The top is the highest card; of equal ones (two decks' same card, a conflict) the first to arrive.
             best = max(g, key=lambda it: (_rank(it[0].card), -_track(it[0]), it[0].conf))
             card = _card(best[0].card)
-            # An ace where a pile of higher cards lay starts a new pile (the old one was taken away), unless
-            # it is the card the pile showed before its top (an illegal card on it was taken back).
+            # A completed pile takes no more cards: another card there is a new pile (an Ace where the old one
+            # was set aside) or another completed pile set aside on it. An unfinished pile is never taken away,
+            # so an Ace there is its own Ace peeking out, or a card played on it for the rules to judge.
             near = [
                 p
                 for p in free
                 if np.linalg.norm(p.xy - centre) < PILE_RADIUS_MM
-                and not (
-                    card is not None and card.rank == 1 and p.top is not None and p.top.rank > 1 and card != p.below
-                )
+                and not (card is not None and p.top is not None and p.top.rank == 13 and card != p.top)
             ]
             pile = min(near, key=lambda p: float(np.linalg.norm(p.xy - centre))) if near else None
             if pile is not None:
@@ -389,11 +389,16 @@ class TableModel:
                     free.remove(pile)
                     pile.xy = centre
                 else:
-                    pile = _Pile(f"f{self._next_pile}", centre, card, frame)
+                    pile = _Pile(f"f{self._next_pile}", centre, card, frame, history=[card] if card else [])
                     self._next_pile += 1
                     self.piles.append(pile)
+            if _buried(pile, card):
+                pile.last_seen = frame  # its top is hidden (a hand over it) and a card beneath shows: not a change
+                continue
             if card != pile.top:
                 pile.below = pile.top
+                if card is not None:
+                    pile.history.append(card)
             pile.top, pile.last_seen = card, frame
             candidates = tuple((c, p) for c, p in ((_card(n), pr) for n, pr in best[0].candidates) if c is not None)
             origin = self._origin_of(best[0])
@@ -419,6 +424,13 @@ class TableModel:
             )
         views.sort(key=lambda v: v[0].id)
         return tuple(v for _, v in views)
+
+
+def _buried(pile: _Pile, card: Card | None) -> bool:
+    """``card`` was this pile's top before the one it has now, and is not the one just beneath it (which shows
+    again when an illegal card is taken back): the top is hidden and an older card of the pile shows."""
+    top = pile.top
+    return card is not None and top is not None and card.rank < top.rank and card != pile.below and card in pile.history
 
 
 def _top(seat: Seat, items: list[tuple[Seen, np.ndarray]] | None, along: np.ndarray) -> Card | None:

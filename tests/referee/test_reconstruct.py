@@ -154,6 +154,28 @@ def test_a_covered_play_is_attributed_when_the_area_is_seen_again() -> None:
     assert fix and fix[0].action == "reassign" and fix[0].player == "a" and fix[0].target == events[0].seq  # type: ignore[attr-defined]
 
 
+def test_of_two_copies_gone_the_one_that_left_a_demon_was_played() -> None:
+    """a's demon 7H and b's waste 7H both vanish as a 7H lands. The waste card may only have been drawn over; the
+    demon's top cannot be covered, and a's demon shows its next card: a played it."""
+    from referee.events import Correction
+
+    views = [
+        view(0, (pile("h", "6H"),), pv("a", "7H"), pv("b", None, (), "7H")),
+        view(1, (pile("h", "7H"),), pv("a", "5D"), pv("b", None, (), "QS")),
+        view(2, (pile("h", "7H"),), pv("a", "5D"), pv("b", None, (), "QS")),
+    ]
+    events = reconstruct(views)
+    assert plays(events)[0] == ("play", None, "7H", "h", None, False)
+    fix = [e for e in events if isinstance(e, Correction)]
+    assert [(f.player, f.source) for f in fix] == [("a", "demon")]
+    both_wastes = [
+        view(0, (pile("h", "6H"),), pv("a", None, (), "7H"), pv("b", None, (), "7H")),
+        view(1, (pile("h", "7H"),), pv("a", None, (), "2C"), pv("b", None, (), "QS")),
+        view(2, (pile("h", "7H"),), pv("a", None, (), "2C"), pv("b", None, (), "QS")),
+    ]
+    assert not [e for e in reconstruct(both_wastes) if isinstance(e, Correction)]
+
+
 def test_a_deck_cannot_play_an_identity_twice() -> None:
     views = [
         view(0, (), pv("a", "AH"), pv("b", None, (), "AH")),
@@ -205,6 +227,21 @@ def test_a_demon_card_that_showed_briefly_is_flipped_through_in_order() -> None:
     ]
 
 
+def test_a_demon_top_that_left_with_an_unattributed_play_is_flipped_without_waiting() -> None:
+    """a's demon 7H and b's waste 7H are both gone as a 7H lands: the play is unattributed, but a's demon showing
+    its next card needs no wait for the 7H to land (it has), so a's next play from the demon is judged on time."""
+    start = view(0, (pile("h", "6H"), pile("d", "4D")), pv("a", "7H"), pv("b", waste="7H"))
+    lifted = view(1, (pile("h", "6H"), pile("d", "4D")), pv("a", "5D"), pv("b", waste="2C"))
+    landed = view(2, (pile("h", "7H"), pile("d", "4D")), pv("a", "5D"), pv("b", waste="2C"))
+    then = view(3, (pile("h", "7H"), pile("d", "5D")), pv("a", "9S"), pv("b", waste="2C"))
+    assert summary(reconstruct([start, lifted, landed, then])) == [
+        ("play", None, "7H", "h", None, False),
+        ("flip", "a", "5D"),
+        ("play", "a", "5D", "d", "demon", False),
+        ("flip", "a", "9S"),
+    ]
+
+
 def plays(events: list) -> list[tuple]:  # type: ignore[type-arg]
     return [s for s in summary(events) if s[0] == "play"]
 
@@ -226,6 +263,22 @@ def test_an_illegal_card_taken_back_leaves_the_pile_as_it_was() -> None:
         ("play", "b", "6H", "h", "demon", False),
         ("play", "a", "7H", "h", "waste", False),
     ]
+
+
+def test_an_illegal_card_taken_back_and_played_there_again_is_logged_again() -> None:
+    # a plays 6S on the 5H pile, takes it back to the line, and later plays it there again: two illegal plays.
+    events = reconstruct(
+        [
+            view(0, (pile("h", "5H"),), pv("a", "6S")),
+            view(1, (pile("h", "6S"),), pv("a", "9C")),
+            view(2, (pile("h", "6S"),), pv("a", "9C")),
+            view(3, (pile("h", "5H"),), pv("a", "9C", ("6S",))),
+            view(9, (pile("h", "5H"),), pv("a", "9C", ("6S",))),
+            view(10, (pile("h", "6S"),), pv("a", "9C")),
+            view(11, (pile("h", "6S"),), pv("a", "9C")),
+        ]
+    )
+    assert plays(events) == [("play", "a", "6S", "h", "demon", False), ("play", "a", "6S", "h", "line:1", False)]
 
 
 def test_an_illegal_card_replaced_by_the_right_one_in_one_look() -> None:

@@ -88,3 +88,8 @@ def test_what_happened_just_before_the_film_was_cut_is_out_of_scope_on_both_side
     assert r["plays"] == 1 and r["recall"] == 1.0  # b's Ace at 59.7 could not have settled on camera yet
     assert r["precision"] == 0.5  # but a play the chain made up near the cut still counts against it
     assert compare(truth, chain[:3], until=60.0)["scores_exact"] == 2
+    # A correction of a play left out near the cut goes with it (the log would not replay otherwise).
+    fixed = list(parse_lines([start,
+        '{"type":"play","t":59.8,"player":null,"card":"AH","pile":"f2","candidates":["a","b"]}',
+        '{"type":"correction","t":59.9,"action":"reassign","by":"camera","target":1,"player":"b"}']))  # fmt: skip
+    assert compare(truth, fixed, until=60.0)["plays"] == 1

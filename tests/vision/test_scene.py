@@ -266,3 +266,24 @@ def test_an_illegal_play_is_seen_lying_on_its_pile_then_taken_back() -> None:
 
     assert zones(play.t + MISPLAY_SECONDS / 2) == [f"foundation:{play.pile}"]  # on the pile, not at its source
     assert zones(play.t + MISPLAY_SECONDS + 2.0) == [play.source]  # back where it came from
+
+
+def test_a_close_up_with_cards_too_big_for_a_negative_place_gives_none() -> None:
+    """A frame whose cards are more than half its height leaves no card-sized place: no negatives, no crash."""
+    from vision.synth.scene import CardTruth
+
+    big = CardTruth("QS", "p1", ((10.0, 10.0), (250.0, 10.0), (250.0, 345.0), (10.0, 345.0)), 1.0, True, "waste")
+    assert dataset.negative_quads(640, 360, [big], np.random.default_rng(0), 5) == []
+
+
+def test_identifier_crops_are_jittered_as_far_as_a_detectors_quads_are_off() -> None:
+    """The crops' corners move as the recipe says (the detector's median worst corner is ~13% of a width off),
+    the card stays about its size, and without a generator the quad is left as it is."""
+    q = np.array([[100.0, 100.0], [163.0, 100.0], [163.0, 188.0], [100.0, 188.0]])
+    rng = np.random.default_rng(0)
+    moved = [dataset._jitter(q, rng) for _ in range(2000)]
+    worst = np.median([np.abs(m - q).max() / 63 for m in moved])
+    assert 0.08 < worst < 0.2
+    widths = [np.linalg.norm(m[1] - m[0]) / 63 for m in moved]
+    assert 0.95 < np.median(widths) < 1.05 and np.std(widths) < 0.15
+    assert dataset._jitter(q, None) is q

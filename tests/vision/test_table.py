@@ -76,6 +76,36 @@ def test_piles_keep_their_ids_and_a_carried_off_pile_keeps_its_own() -> None:
     assert len({p.id for p in v4.foundations} | set(ids.values())) == 3
 
 
+def two_players() -> TableModel:
+    seen = dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "blue") + dealt_row(
+        -math.pi / 2, ["QH", "9C", "8D", "7S", "6H"], "red"
+    )
+    return TableModel(IDENTITY.with_seats(find_seats(IDENTITY, seen, line_size=4)), line_size=4)
+
+
+def test_a_pile_whose_top_is_hidden_while_its_ace_peeks_out_is_still_that_pile() -> None:
+    model = two_players()
+    v1 = model.view(0.0, 1, [card_at(450, 500, "AS")])
+    model.view(1.0, 2, [card_at(452, 501, "2S")])
+    model.view(2.0, 3, [card_at(451, 500, "3S")])
+    hidden = model.view(3.0, 4, [card_at(445, 492, "AS")])  # a hand over the 3S, the Ace's corner shows
+    assert [str(p.top) for p in hidden.foundations] == []  # neither a new pile nor the pile going back to its Ace
+    again = model.view(4.0, 5, [card_at(451, 500, "3S")])
+    assert [(p.id, str(p.top)) for p in again.foundations] == [(v1.foundations[0].id, "3S")]
+    model.view(5.0, 6, [card_at(451, 500, "4S")])
+    model.view(6.0, 7, [card_at(451, 500, "6S")])  # an illegal 6S put on, then taken back: the 4S shows again
+    assert [str(p.top) for p in model.view(7.0, 8, [card_at(451, 500, "4S")]).foundations] == ["4S"]
+
+
+def test_a_pile_completed_as_it_is_set_aside_on_an_earlier_one_keeps_its_id() -> None:
+    model = two_players()
+    v1 = model.view(0.0, 1, [card_at(450, 500, "QS"), card_at(200, 480, "KC")])  # KC's pile already set aside
+    ids = {str(p.top): p.id for p in v1.foundations}
+    # The KS lands as its player carries the spade pile off onto their clubs pile: the QS is gone from its place.
+    v2 = model.view(1.0, 2, [card_at(204, 485, "KS")])
+    assert {str(p.top): p.id for p in v2.foundations} == {"KS": ids["QS"]}
+
+
 def tracked(s: Seen, track: int) -> Seen:
     return Seen(s.quad, s.card, s.back, s.conf, s.candidates, track=track, static=s.static, colour=s.colour)
 

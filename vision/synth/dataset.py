@@ -120,7 +120,11 @@ def rectify(
     return cv2.warpPerspective(frame, cv2.getPerspectiveTransform(src, dst), (w, h), flags=cv2.INTER_AREA)
 
 
-JITTER = 0.04  # corner noise, as a share of the card's width: a detector's quads are about this far off
+# How far a detector's quad lies from the card, as a share of the card's width (and in degrees): measured with
+# the committed detector on renders of training designs (`python scripts/detector_sweep.py --quads --frames 12`): the centre
+# is off by ~0.045 across and ~0.07 along the card, each side's length by ~7%, the angle by a few degrees.
+# Identifier crops are cut with the same errors so it learns to read what the detector will hand it.
+JITTER = {"shift": (0.045, 0.07), "scale": 0.07, "degrees": 4.0, "corner": 0.02}
 
 
 def crops(
@@ -166,6 +170,8 @@ def negative_quads(
         if len(out) == n:
             break
         w = side * float(rng.uniform(0.8, 1.25))
+        if 2 * w >= min(width, height):
+            continue  # cards this big (a close-up) leave no room for a card-sized place beside them
         box = cv2.boxPoints(
             (
                 (float(rng.uniform(w, width - w)), float(rng.uniform(w, height - w))),
@@ -182,8 +188,17 @@ def negative_quads(
 def _jitter(quad: np.ndarray, rng: np.random.Generator | None) -> np.ndarray:
     if rng is None:
         return quad
-    side = float(np.linalg.norm(quad[1] - quad[0]))
-    return quad + rng.normal(0, JITTER * side, quad.shape)
+    q = np.asarray(quad, np.float64)
+    centre = q.mean(axis=0)
+    across, along = q[1] - q[0], q[3] - q[0]
+    side = float(np.linalg.norm(across))
+    axes = np.stack([across / side, along / np.linalg.norm(along)])  # rows: the card's x and y in the image
+    local = (q - centre) @ axes.T * (1 + rng.normal(0, JITTER["scale"], 2))
+    turn = np.radians(rng.normal(0, JITTER["degrees"]))
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    shift = rng.normal(0, JITTER["shift"]) * side
+    moved = (local @ rot.T + shift) @ axes + centre
+    return moved + rng.normal(0, JITTER["corner"] * side, q.shape)
 
 
 def _build_frame(out: Path, kind: str, seed: int, i: int, max_width: int) -> str:
@@ -267,5 +282,6 @@ def build(
     summary: dict[str, object] = {"kind": kind, "frames": frames, "seed": seed, "splits": counts}
     if kind == "identify":
         summary["index_part"] = list(INDEX_PART)
+        summary["jitter"] = JITTER
     (out / "build.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
     return summary
