@@ -24,6 +24,7 @@ CHANGED = 18.0  # mean absolute grey difference (0-255) that counts as a change
 REFRESH_FRAMES = 30  # read every track again at least this often
 UNREAD_DRIFT = 0.25  # an unread face this far (share of its size) from where its track was read is another card
 STATIC_SHARE = 0.06  # moved less than this share of its size over the last frames: lying still
+STILL_FRAMES = 3  # ... in each of this many processed frames in a row (at 15 frames/s, still for 0.13 s)
 
 TRACKER_ARGS = {
     "tracker_type": "bytetrack",
@@ -71,7 +72,7 @@ class _Track:
     probs: dict[str, float] = field(default_factory=dict)
     patch: np.ndarray | None = None
     read_at: int = -(10**9)
-    centres: deque[np.ndarray] = field(default_factory=lambda: deque(maxlen=4))
+    centres: deque[np.ndarray] = field(default_factory=lambda: deque(maxlen=STILL_FRAMES))
     colour: tuple[float, float, float] | None = None
     label: str | None = None  # a reading given with the detection (the oracle's)
     read_at_xy: np.ndarray | None = None  # where that reading was given
