@@ -279,10 +279,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             _log_doubles(key, new, pile)
         # A forbidden card its player took back (it shows in their area, not on the pile) may be played there
         # again, and that is a new illegal play to log.
-        for (key_, card_), who in list(logged_illegal.items()):
-            back_in = players.get(who) if who is not None else None
-            if back_in is not None and not back_in.occluded and card_ in back_in.playable() and tops.get(key_) != card_:
-                del logged_illegal[(key_, card_)]
+        for (on, forbidden), who in list(logged_illegal.items()):
+            owner = players.get(who) if who is not None else None
+            if owner is not None and not owner.occluded and forbidden in owner.playable() and tops.get(on) != forbidden:
+                del logged_illegal[(on, forbidden)]
     if not state.started:
         tops.update({p.id: p.top for p in view.foundations if p.top is not None})
     demon_tops = dict(state.demon_tops)
