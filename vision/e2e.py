@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from referee.events import Correction, Event, Play, RoundStart, read_log
+from referee.events import Correction, Event, Out, Play, RoundStart, read_log
 from referee.game import replay
 from referee.scoring import tally
 
@@ -24,8 +24,12 @@ def compare(truth: list[Event], chain: list[Event], *, until: float | None = Non
     if until is not None:
         cut = until - TAIL_SECONDS
         late = {(type(e), str(getattr(e, "card", ""))) for e in truth if cut < e.t <= until}
-        truth = [e for e in truth if e.t <= cut]
+        truth_all, truth = truth, [e for e in truth if e.t <= cut]
         chain = [e for e in chain if e.t <= cut or (type(e), str(getattr(e, "card", ""))) not in late]
+        # The camera infers an Out from the demon emptying, a moment before the player calls it: an Out called
+        # after the cut leaves out the chain's Out of that player too.
+        called_late = {e.player for e in truth_all if isinstance(e, Out) and cut < e.t <= until}
+        chain = [e for e in chain if not (isinstance(e, Out) and e.player in called_late)]
         kept = {e.seq for e in chain}
         chain = [e for e in chain if not isinstance(e, Correction) or e.target is None or e.target in kept]
     truth_state = replay(truth)

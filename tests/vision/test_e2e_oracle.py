@@ -93,3 +93,8 @@ def test_what_happened_just_before_the_film_was_cut_is_out_of_scope_on_both_side
         '{"type":"play","t":59.8,"player":null,"card":"AH","pile":"f2","candidates":["a","b"]}',
         '{"type":"correction","t":59.9,"action":"reassign","by":"camera","target":1,"player":"b"}']))  # fmt: skip
     assert compare(truth, fixed, until=60.0)["plays"] == 1
+    # An Out called after the cut: the camera saw the demon empty a moment earlier, and that Out goes too.
+    empty = start.replace('"demon":13}', '"demon":0}', 1)  # a has played out their demon
+    called = list(parse_lines([empty, '{"type":"out","t":59.5,"player":"a"}']))
+    inferred = list(parse_lines([empty, '{"type":"out","t":58.8,"player":"a","inferred":true}']))
+    assert compare(called, inferred, until=60.0)["scores_exact"] == 2
