@@ -338,13 +338,20 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 log_returned(key, card, who, t0, source)
     # Demons: a new top means the old one left (to a foundation, seen above, or into the line), then a flip.
     playable = {pid: dict(places) for pid, places in state.playable.items()}
+    # Unattributed plays logged in this view, watched from the next one on: (seq, card, candidates, t, pile, the
+    # candidates whose card was gone from their area then, where each candidate had it).
+    opened = []
+    for e in events:
+        if isinstance(e, Play) and e.player is None and e.extra.get("candidates"):
+            cands = tuple(e.extra["candidates"])
+            gone_now = tuple(pid for pid in cands if pid in players and not players[pid].occluded
+                             and e.card not in players[pid].playable())  # fmt: skip
+            had = tuple((pid, state.playable[pid][e.card][0]) for pid in cands if e.card in state.playable.get(pid, {}))
+            opened.append((e.seq, e.card, cands, e.t, e.pile, gone_now, had))
     # A demon top that is the card of an open unattributed play its player is a candidate for has landed (whoever
     # it turns out to be): the flip need not wait for it.
-    open_demon_plays = {(pid, card) for _s, card, _c, _t, _k, _g, places in state.pending
+    open_demon_plays = {(pid, card) for _s, card, _c, _t, _k, _g, places in (*state.pending, *opened)
                         for pid, place in places if place == "demon"}  # fmt: skip
-    open_demon_plays |= {(pid, e.card) for e in events if isinstance(e, Play) and e.player is None
-                         for pid in e.extra.get("candidates", ())
-                         if state.playable.get(pid, {}).get(e.card, ("",))[0] == "demon"}  # fmt: skip
     for pid, pv in players.items():
         if pv.occluded:
             continue
@@ -406,6 +413,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     # Plays that nobody could be seen to make: resolved when exactly one candidate's card is seen gone.
     still = []
     for p_seq, card, cands, t0, key, gone_then, places in state.pending:
+        had_at = dict(places)
         gone = [pid for pid in cands if pid in players and not players[pid].occluded and card in state.playable.get(pid, {})
                 and card not in players[pid].playable() and card not in played.get(pid, frozenset())]  # fmt: skip
         if len(gone) != 1:
@@ -419,13 +427,13 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         if len(gone) > 1:
             # Nothing covers a demon: a demon top that is gone and did not go to the line was played, while a
             # waste or ladder card out of sight may only be under a card put on it (a draw, a ladder built on).
-            demons = [pid for pid in gone if dict(places).get(pid) == "demon" and players[pid].demon_visible
+            demons = [pid for pid in gone if had_at.get(pid) == "demon" and players[pid].demon_visible
                       and players[pid].demon_top is not None]  # fmt: skip
             if len(demons) == 1:
                 gone = demons
         if len(gone) == 1:
             played[gone[0]] = played.get(gone[0], frozenset()) | {card}
-            source = dict(places).get(gone[0])
+            source = had_at.get(gone[0])
             events.append(Correction(seq=seq, t=view.t, action="reassign", by="camera", target=p_seq, player=gone[0],
                                      source=source,
                                      reason=f"{gone[0]}'s {card} was seen gone once the area was uncovered",
@@ -449,13 +457,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             credited.append((p_seq, card, key, gone[0], t0, gone[0] in gone_then, places, source, tuple(later)))
         elif view.t - t0 < PENDING_SECONDS:
             still.append((p_seq, card, cands, t0, key, gone_then, places))
-    for e in events:
-        if isinstance(e, Play) and e.player is None and e.extra.get("candidates"):
-            cands = tuple(e.extra["candidates"])
-            gone_now = tuple(pid for pid in cands if pid in players and not players[pid].occluded
-                             and e.card not in players[pid].playable())  # fmt: skip
-            had = tuple((pid, state.playable[pid][e.card][0]) for pid in cands if e.card in state.playable.get(pid, {}))
-            still.append((e.seq, e.card, cands, e.t, e.pile, gone_now, had))
+    still.extend(opened)
     return ReconState(
         tops,
         playable,

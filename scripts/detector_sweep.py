@@ -13,7 +13,7 @@ from collections import Counter
 
 import numpy as np
 
-from vision.detections import BACK, card_corners, polygon_iou
+from vision.detections import BACK, card_corners
 from vision.evaluate import _match, labelled, multiset_counts
 from vision.models import CardReader
 from vision.synth.dataset import NOT_A_CARD, FramePlan, render_frame
@@ -70,15 +70,11 @@ def quad_errors(reader: CardReader, frames: list[tuple[np.ndarray, list[CardTrut
     distance, as a share of the width. ``vision.synth.dataset.JITTER`` is set from these."""
     shift, scale, turn, worst = [], [], [], []
     for image, truths in frames:
+        clear = [t for t in truths if t.card != "back" and t.visible >= 0.95]
         found = reader.detector(image)
-        for t in truths:
-            if t.card == "back" or t.visible < 0.95 or not len(found):
-                continue
-            q = card_corners(np.array(t.quad, float))
-            ious = [polygon_iou(p, q) for p in found.quads]
-            if max(ious) < 0.5:
-                continue
-            a = card_corners(found.quads[int(np.argmax(ious))])
+        for i, j in _match(found, [np.array(t.quad, float) for t in clear]).items():
+            q = card_corners(np.array(clear[j].quad, float))
+            a = card_corners(found.quads[i])
             if np.abs(np.roll(a, 2, axis=0) - q).sum() < np.abs(a - q).sum():
                 a = np.roll(a, 2, axis=0)  # the same card named from the other end
             w, h = float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[3] - q[0]))

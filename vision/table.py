@@ -226,7 +226,7 @@ class _Pile:
     top: Card | None
     last_seen: int
     below: Card | None = None  # the top before the current one (shown again if an illegal card is taken back)
-    history: list[Card] = field(default_factory=list)  # every card that has been its top, in order
+    history: set[Card] = field(default_factory=set)  # every card that has been its top
 
 
 class TableModel:
@@ -389,7 +389,7 @@ class TableModel:
                     free.remove(pile)
                     pile.xy = centre
                 else:
-                    pile = _Pile(f"f{self._next_pile}", centre, card, frame, history=[card] if card else [])
+                    pile = _Pile(f"f{self._next_pile}", centre, card, frame, history={card} if card else set())
                     self._next_pile += 1
                     self.piles.append(pile)
             if _buried(pile, card):
@@ -398,7 +398,7 @@ class TableModel:
             if card != pile.top:
                 pile.below = pile.top
                 if card is not None:
-                    pile.history.append(card)
+                    pile.history.add(card)
             pile.top, pile.last_seen = card, frame
             candidates = tuple((c, p) for c, p in ((_card(n), pr) for n, pr in best[0].candidates) if c is not None)
             origin = self._origin_of(best[0])

@@ -120,10 +120,10 @@ def rectify(
     return cv2.warpPerspective(frame, cv2.getPerspectiveTransform(src, dst), (w, h), flags=cv2.INTER_AREA)
 
 
-# How far a detector's quad lies from the card, as a share of the card's width (and in degrees): measured with
-# the committed detector on renders of training designs (`python scripts/detector_sweep.py --quads --frames 12`): the centre
-# is off by ~0.045 across and ~0.07 along the card, each side's length by ~7%, the angle by a few degrees.
-# Identifier crops are cut with the same errors so it learns to read what the detector will hand it.
+# How far a detector's quad lies from the card, as a share of the card's width (and in degrees), measured with
+# the committed detector on renders of training designs (`python scripts/detector_sweep.py --quads --frames 12`):
+# the centre is off by ~0.045 across and ~0.07 along the card, each side's length by ~7%, the angle by a few
+# degrees. Identifier crops are cut with the same errors so it learns to read what the detector will hand it.
 JITTER = {"shift": (0.045, 0.07), "scale": 0.07, "degrees": 4.0, "corner": 0.02}
 
 
