@@ -46,10 +46,11 @@ BACKENDS = ("openvino", "onnx", "torch")
 CACHE = MODELS / ".cache"  # exports made from the committed weights on first use (git-ignored)
 
 
-def load_yolo(path: Path, task: str, imgsz: int, backend: str = "auto") -> tuple[Any, str]:
+def load_yolo(path: Path, task: str, imgsz: int | tuple[int, int], backend: str = "auto") -> tuple[Any, str]:
     """The model at ``path`` on the fastest backend that works here: an OpenVINO (or ONNX Runtime) export made
-    from the weights on first use and cached by their hash, else the PyTorch weights themselves.
-    ``backend``: auto, openvino, onnx or torch. Returns (model, backend used)."""
+    from the weights on first use and cached by their hash and input size (``imgsz``: a side, or height and
+    width), else the PyTorch weights themselves. ``backend``: auto, openvino, onnx or torch. Returns (model,
+    backend used)."""
     from ultralytics import YOLO
 
     if backend not in ("auto", *BACKENDS):
@@ -81,14 +82,15 @@ def _quiet() -> Iterator[None]:
         LOGGER.setLevel(level)
 
 
-def _export(path: Path, fmt: str, imgsz: int) -> Path:
+def _export(path: Path, fmt: str, imgsz: int | tuple[int, int]) -> Path:
     """An export of ``path`` in the cache, made once per weights file (processes racing to make it are fine:
     each exports into its own folder and the first rename wins)."""
     import hashlib
     import os
 
     digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
-    final = CACHE / f"{path.stem}-{digest}-{imgsz}-{fmt}"
+    size = f"{imgsz[0]}x{imgsz[1]}" if isinstance(imgsz, tuple) else str(imgsz)
+    final = CACHE / f"{path.stem}-{digest}-{size}-{fmt}"
     name = f"{path.stem}_openvino_model" if fmt == "openvino" else f"{path.stem}.onnx"
     if (final / name).exists():
         return final / name
@@ -99,7 +101,12 @@ def _export(path: Path, fmt: str, imgsz: int) -> Path:
     from ultralytics import YOLO
 
     # Dynamic batch for the classifier (many crops at once); the detector takes one frame.
-    made = YOLO(str(work / path.name)).export(format=fmt, imgsz=imgsz, dynamic=path.stem != "detector", verbose=False)
+    made = YOLO(str(work / path.name)).export(
+        format=fmt,
+        imgsz=list(imgsz) if isinstance(imgsz, tuple) else imgsz,
+        dynamic=path.stem != "detector",
+        verbose=False,
+    )
     if not (work / name).exists():
         raise RuntimeError(f"export to {fmt} wrote {made}, not {name}")
     try:
@@ -109,9 +116,21 @@ def _export(path: Path, fmt: str, imgsz: int) -> Path:
     return final / name
 
 
+def network_shape(height: int, width: int, imgsz: int, stride: int = 32) -> tuple[int, int]:
+    """The network input for a frame of this size: its longer side scaled to ``imgsz``, the shorter side padded
+    up to the stride, as ultralytics letterboxes a PyTorch model's input (a 1280×720 frame gives 384×640: 40%
+    fewer pixels than the square 640×640 a fixed-size export would otherwise take)."""
+    scale = imgsz / max(height, width)
+    return (
+        min(imgsz, -(-round(height * scale) // stride) * stride),
+        min(imgsz, -(-round(width * scale) // stride) * stride),
+    )
+
+
 @dataclass
 class CardDetector:
-    """Finds card faces and backs as oriented quads."""
+    """Finds card faces and backs as oriented quads. An export has a fixed input size, so one is made (and
+    cached) for each frame shape seen: a camera's frames all share one."""
 
     path: Path = MODELS / "detector.pt"
     imgsz: int = 640
@@ -123,16 +142,23 @@ class CardDetector:
         _require(self.path, "detector")
         offline_ultralytics()
         self.model, self.backend = load_yolo(self.path, "obb", self.imgsz, self.backend)
-        self._warm = False
+        self._models: dict[tuple[int, int], Any] = {}
+        self._warm: set[int] = set()
+
+    def _model_for(self, shape: tuple[int, int]) -> tuple[Any, int | tuple[int, int]]:
+        if self.backend == "torch":  # PyTorch letterboxes to the frame's shape by itself
+            return self.model, self.imgsz
+        if shape not in self._models:
+            self._models[shape] = load_yolo(self.path, "obb", shape, self.backend)[0]
+        return self._models[shape], shape
 
     def __call__(self, image: np.ndarray) -> Detections:
+        model, size = self._model_for(network_shape(image.shape[0], image.shape[1], self.imgsz))
         with _quiet():  # ultralytics announces each runtime it loads on stdout
-            result = self.model.predict(
-                image, imgsz=self.imgsz, conf=self.conf, iou=self.iou, device="cpu", verbose=False
-            )[0]
-        if not self._warm:
-            _threads(self.model)  # ultralytics sets 1 thread on its first predict; two are 1.7x faster
-            self._warm = True
+            result = model.predict(image, imgsz=size, conf=self.conf, iou=self.iou, device="cpu", verbose=False)[0]
+        if id(model) not in self._warm:
+            _threads(model)  # ultralytics sets 1 thread on its first predict; two are 1.7x faster
+            self._warm.add(id(model))
         return from_ultralytics(result)
 
 

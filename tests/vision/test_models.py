@@ -75,6 +75,28 @@ def test_exported_backends_read_like_the_weights() -> None:
     np.testing.assert_allclose(torch_probs.max(axis=1), fast_probs.max(axis=1), atol=0.05)
 
 
+def test_the_detector_export_takes_the_frame_shape_and_finds_what_the_weights_find() -> None:
+    """A fixed-size export is made for the frame's letterboxed shape (384x640 for 16:9, not the square 640x640),
+    and finds the cards the PyTorch weights find on a wide sample frame."""
+    import cv2
+
+    from vision.evaluate import _match
+    from vision.models import CardDetector, network_shape
+
+    assert network_shape(720, 1280, 640) == (384, 640) == network_shape(1080, 1920, 640)
+    assert network_shape(480, 640, 640) == (480, 640) and network_shape(1280, 720, 640) == (640, 384)
+    frame = next(
+        img for p in sorted((SAMPLE / "detect" / "images").rglob("*.jpg"))
+        if (img := cv2.imread(str(p))).shape[1] > img.shape[0] * 1.3
+    )  # fmt: skip
+    weights = CardDetector(MODELS / "detector.pt", backend="torch")(frame)
+    fast = CardDetector(MODELS / "detector.pt", backend="openvino")
+    found = fast(frame)
+    assert list(fast._models) == [network_shape(*frame.shape[:2], 640)]
+    assert len(weights) >= 3 and abs(len(found) - len(weights)) <= max(1, len(weights) // 20)
+    assert len(_match(found, list(weights.quads), 0.7)) >= 0.9 * len(weights)  # cards near the threshold may differ
+
+
 def test_views_are_pooled_by_their_product_unless_asked_for_the_most_confident() -> None:
     from vision.models import pool_views
 

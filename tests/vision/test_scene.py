@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -173,8 +174,17 @@ def test_detect_dataset_loads_with_ultralytics(tmp_path: Path) -> None:
     assert len(ds.labels) >= 1 and ds.labels[0]["segments"] is not None
 
 
-def test_identify_crops(tmp_path: Path) -> None:
+def test_identify_crops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    widths: list[int | None] = []
+    render = dataset.render_frame
+
+    def recorded(plan: dataset.FramePlan, *, max_width: int | None = None) -> Any:
+        widths.append(max_width)
+        return render(plan, max_width=max_width)
+
+    monkeypatch.setattr(dataset, "render_frame", recorded)
     dataset.build(tmp_path / "id", kind="identify", frames=2, seed=1)
+    assert len(widths) == 2 and set(widths) <= set(dataset.IDENTIFY_WIDTHS)  # a camera's sizes, not up to 4K
     crops = list((tmp_path / "id").rglob("*.png"))
     assert crops and all(p.parent.name in dataset.CLASSES for p in crops)
     assert {p.stem.split("_")[-1] for p in crops} == {"card", "index", "none"}
@@ -182,7 +192,8 @@ def test_identify_crops(tmp_path: Path) -> None:
     img = cv2.imread(str(crops[0]))
     assert img.shape[:2] in ((dataset.CROP_H, dataset.CROP_W), (dataset.INDEX_H, dataset.INDEX_W))
     assert len(list((tmp_path / "id" / "train").iterdir())) == 53
-    assert json.loads((tmp_path / "id" / "build.json").read_text())["index_part"] == list(dataset.INDEX_PART)
+    built = json.loads((tmp_path / "id" / "build.json").read_text())
+    assert built["index_part"] == list(dataset.INDEX_PART) and built["widths"] == list(dataset.IDENTIFY_WIDTHS)
 
 
 def test_negative_places_show_no_card_face() -> None:

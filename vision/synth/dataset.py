@@ -36,6 +36,9 @@ NOT_A_CARD = "none"  # the identifier's class for a crop of no card face (table,
 NEGATIVES_PER_FRAME = 3
 CLASSES = (*IDENTITIES, NOT_A_CARD)  # the identifier's classes
 
+# Identification frames are rendered at most one of these wide (scenes come up to 4K): before identify-v6 they
+# were rendered at full size, so most crops were sharper than a 720p-1080p camera's.
+IDENTIFY_WIDTHS = (1280, 1600, 1920)
 MIN_CARD_PX = 36  # narrower cards are not cropped for identification: their index is a blur
 
 # Which cards are labelled for detection: enough of them shows to be found and read.
@@ -207,7 +210,9 @@ def _build_frame(out: Path, kind: str, seed: int, i: int, max_width: int) -> str
     done = out / ".done" / f"{i:06d}"
     if done.exists():
         return plan.split
-    frame, truths = render_frame(plan, max_width=max_width if kind == "detect" else None)
+    if kind == "identify":  # cameras film at 720p-1080p: crops come from frames of those widths
+        max_width = int(np.random.default_rng([seed, i, 13]).choice(IDENTIFY_WIDTHS))
+    frame, truths = render_frame(plan, max_width=max_width)
     name = f"s{seed}_{i:06d}"
     if kind == "detect":
         images, labels = out / "images" / plan.split, out / "labels" / plan.split
@@ -238,7 +243,7 @@ def build(
     kind: str,
     frames: int,
     seed: int = 0,
-    max_width: int = 1280,  # detection frames are rendered at most this wide; crops come from full size
+    max_width: int = 1280,  # detection frames are rendered at most this wide; crops come from IDENTIFY_WIDTHS
     workers: int = 1,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, object]:
@@ -283,5 +288,6 @@ def build(
     if kind == "identify":
         summary["index_part"] = list(INDEX_PART)
         summary["jitter"] = JITTER
+        summary["widths"] = list(IDENTIFY_WIDTHS)
     (out / "build.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
     return summary
