@@ -141,8 +141,11 @@ class CardDetector:
     def __post_init__(self) -> None:
         _require(self.path, "detector")
         offline_ultralytics()
-        self.model, self.backend = load_yolo(self.path, "obb", self.imgsz, self.backend)
-        self._models: dict[tuple[int, int], Any] = {}
+        # The export for a 16:9 camera is made at once (it also settles which backend works here); other frame
+        # shapes get theirs when first seen.
+        shape = network_shape(720, 1280, self.imgsz)
+        self.model, self.backend = load_yolo(self.path, "obb", shape, self.backend)
+        self._models: dict[tuple[int, int], Any] = {} if self.backend == "torch" else {shape: self.model}
         self._warm: set[int] = set()
 
     def _model_for(self, shape: tuple[int, int]) -> tuple[Any, int | tuple[int, int]]:
