@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Header, HTTPException, Request, status
+from fastapi import Depends, Header, HTTPException, Path, Request, status
 
 from dashboard.hub import Hub, LiveTable
 
@@ -14,6 +14,10 @@ def get_hub(request: Request) -> Hub:
 
 
 HubDep = Annotated[Hub, Depends(get_hub)]
+
+SEQ_MAX = 2**63 - 1  # an event's seq is stored in a 64-bit SQL integer
+# An event's seq in a path: a number past what the database holds is a 422, not a server error.
+SeqPath = Annotated[int, Path(ge=0, le=SEQ_MAX, description="An event's seq.")]
 
 
 def _bearer(authorization: str | None) -> str:

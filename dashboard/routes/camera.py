@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException, Request, Response, status
 
-from dashboard.deps import HubDep, RigDep, TableDep
+from dashboard.deps import HubDep, RigDep, SeqPath, TableDep
 
 router = APIRouter(prefix="/api/tables", tags=["camera"])
 
@@ -42,7 +42,7 @@ def get_frame(table: TableDep) -> Response:
 @router.put(
     "/{table_id}/flags/{seq}/thumb", status_code=status.HTTP_204_NO_CONTENT, openapi_extra={"requestBody": JPEG}
 )
-async def put_thumb(table: TableDep, hub: HubDep, _: RigDep, seq: int, request: Request) -> Response:
+async def put_thumb(table: TableDep, hub: HubDep, _: RigDep, seq: SeqPath, request: Request) -> Response:
     """The picture of the place flagged event ``seq`` concerns (JPEG)."""
     if seq < 0:
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_ENTITY, "seq must be 0 or more")
@@ -54,7 +54,7 @@ async def put_thumb(table: TableDep, hub: HubDep, _: RigDep, seq: int, request: 
 
 
 @router.get("/{table_id}/flags/{seq}/thumb.jpg", responses={200: JPEG, 404: {"description": "no picture"}})
-def get_thumb(table: TableDep, hub: HubDep, seq: int) -> Response:
+def get_thumb(table: TableDep, hub: HubDep, seq: SeqPath) -> Response:
     data = hub.store.thumb(table.round_id, seq)
     if data is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, f"no picture of event {seq} in this round")

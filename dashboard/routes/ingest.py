@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Body, HTTPException, status
 from pydantic import BaseModel, Field
 
-from dashboard.deps import AdminDep, HubDep, RigDep, TableDep
+from dashboard.deps import SEQ_MAX, AdminDep, HubDep, RigDep, TableDep
 from referee.events import EventError
 
 router = APIRouter(prefix="/api/tables", tags=["ingest"])
@@ -35,8 +35,12 @@ def ingest(table: TableDep, hub: HubDep, _: RigDep, events: list[dict[str, Any]]
     """Events of the referee's log (JSON objects, each with ``seq``). Idempotent: a seq already stored is skipped."""
     stored, skipped, verdicts = 0, 0, []
     for i, body in enumerate(events):
-        if not isinstance(body.get("seq"), int):
-            raise HTTPException(status.HTTP_422_UNPROCESSABLE_ENTITY, f"event {i}: field 'seq': an integer is required")
+        seq = body.get("seq")
+        if not isinstance(seq, int) or not 0 <= seq <= SEQ_MAX:
+            raise HTTPException(
+                status.HTTP_422_UNPROCESSABLE_ENTITY,
+                f"event {i}: field 'seq': an integer from 0 to {SEQ_MAX} is required",
+            )
         try:
             new, v = hub.ingest(table.id, body)
         except EventError as exc:

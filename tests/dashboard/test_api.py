@@ -142,6 +142,17 @@ def test_match_totals_across_rounds_and_replay_of_any_log(settings: Settings) ->
         assert bad.status_code == 422 and "event 0" in bad.json()["detail"]
 
 
+def test_a_seq_past_what_the_database_holds_is_refused_not_a_server_error(settings: Settings) -> None:
+    """Found by the schema test: a flag picture asked for by seq 2**63 was a 500 (SQLite's integers are 64-bit)."""
+    with TestClient(create_app(settings)) as client:
+        _admin, rig = start(client, settings)
+        assert client.get(f"/api/tables/t1/flags/{2**63}/thumb.jpg").status_code == 422
+        assert client.get("/api/tables/t1/flags/-1/thumb.jpg").status_code == 422
+        body = {**bodies()[0], "seq": 2**63}
+        r = client.post("/api/tables/t1/events", json=[body], headers=rig)
+        assert r.status_code == 422 and "field 'seq'" in r.json()["detail"]
+
+
 def test_camera_frame_and_flag_pictures(settings: Settings) -> None:
     import cv2
     import numpy as np
