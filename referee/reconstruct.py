@@ -72,12 +72,12 @@ SECOND_BACK_SECONDS = 4.0
 
 def _consistent(top: Card | None, pile: PileView) -> Card | None:
     """The pile's new top. A reading that does not simply continue the pile (a skip, or one the rules forbid)
-    gives way to a top-k candidate that does: a misread is likelier than cards landing unseen."""
+    gives way to a top-k candidate that does: a misread is likelier than cards landing unseen. A reading of the
+    top itself, or of an older card of the pile (the top under a hand), is what it says: nothing landed."""
     read = pile.top
     if read is None:
         return None
-
-    if _continues(top, read):
+    if _continues(top, read) or (top is not None and read.suit == top.suit and read.rank <= top.rank):
         return read
     return next((card for card, _p in pile.candidates if _continues(top, card)), read)
 

@@ -47,6 +47,7 @@ class Seat:
     waste: float  # where the waste lies (beyond the line, away from the demon)
     back: str | None = None  # the back colour of this player's deck
     back_bgr: tuple[float, float, float] | None = None  # its mean colour, as seen at round start
+    stock: float | None = None  # slot of the stock (face down) when it lay on the table at round start
 
     @property
     def right(self) -> tuple[float, float]:
@@ -85,6 +86,17 @@ class Calibration:
         shape = pts.shape
         out = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), self.H).reshape(shape)
         return out
+
+    def on_table(self, xy: np.ndarray, margin_mm: float = CARD_MM[1]) -> np.ndarray:
+        """For points in table mm (…, 2): whether each lies on the marked table, or within ``margin_mm`` of its
+        edge (a player's row may overhang it a little). Everything counts as on the table when its size is not
+        known (calibrated from the cards' size)."""
+        pts = np.asarray(xy, np.float64)
+        if not self.table_mm:
+            return np.ones(pts.shape[:-1], bool)
+        w, h = self.table_mm
+        x, y = pts[..., 0], pts[..., 1]
+        return (x >= -margin_mm) & (x <= w + margin_mm) & (y >= -margin_mm) & (y <= h + margin_mm)
 
     def to_image(self, points: np.ndarray) -> np.ndarray:
         pts = np.asarray(points, np.float64)
@@ -146,6 +158,7 @@ class Calibration:
                             waste=float(s["waste"]),
                             back=s.get("back"),
                             back_bgr=tuple(float(v) for v in s["back_bgr"]) if s.get("back_bgr") else None,  # type: ignore[arg-type]
+                            stock=float(s["stock"]) if s.get("stock") is not None else None,
                         )
                     )
                 except (KeyError, TypeError, ValueError, IndexError) as exc:

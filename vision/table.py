@@ -24,6 +24,7 @@ from vision.synth.faces import BACK_COLOURS
 LADDER_REACH_MM = 14 * 21.0  # how far a ladder can grow towards its player
 PILE_RADIUS_MM = 0.6 * CARD_MM[1]  # cards closer than this to a pile's centre belong to that pile
 COVER_MM = 30.0  # a card newly lying this close to where one vanished was put on it (it was not lifted)
+ROW_GAP_MM = 2.5 * CARD_MM[0]  # slots of a dealt row lie closer together than this
 LIFT_SECONDS = 2.0  # a card seen moving out of an area this recently is the same card seen again in flight
 
 
@@ -98,8 +99,11 @@ def find_seats(
     """The players' seats from the dealt table: each player's face-up demon top and line lie in a row at the
     table's edge, their stock (backs) beside it. ``players``: (id, back colour name) when known. Players are
     split at the widest angular gaps around the table's middle."""
-    faces = [s for s in seen if not s.back]
-    backs = [s for s in seen if s.back]
+    # Only what lies on the table: a score pad or a phone beside it that the detector takes for a card would
+    # otherwise stretch a player's row out to it.
+    on = calibration.on_table(calibration.to_table(np.array([s.centre() for s in seen]))) if seen else []
+    faces = [s for s, keep in zip(seen, on, strict=True) if keep and not s.back]
+    backs = [s for s, keep in zip(seen, on, strict=True) if keep and s.back]
     if not faces:
         raise ValueError("no face-up cards in view: deal the demons and lines before the round starts")
     xy = calibration.to_table(np.array([s.centre() for s in faces]))
@@ -126,7 +130,7 @@ def find_seats(
             down = normal if normal @ (mid - c) > 0 else -normal
         down = down / max(1e-9, float(np.linalg.norm(down)))
         right = np.array([down[1], -down[0]])
-        rows.append((mid, down, right, np.sort(_merge_slots((pts - mid) @ right))))
+        rows.append((mid, down, right, _row_run(_merge_slots((pts - mid) @ right))))
     stock = _stocks(rows, bxy)
     seats: list[Seat] = []
     for k, (mid, down, right, slots) in enumerate(rows):
@@ -141,6 +145,7 @@ def find_seats(
         pitch = float(np.median(np.abs(np.diff(ordered)))) if len(ordered) > 1 else CARD_MM[0] * 1.2
         waste = (line[-1] if line else demon) + (pitch if demon_left else -pitch) * 1.15
         bgr = backs[j].colour if j is not None else None
+        stock_at = float((bxy[j] - mid) @ right) if j is not None else None
         seats.append(
             Seat(
                 player=f"p{k + 1}",
@@ -151,6 +156,7 @@ def find_seats(
                 waste=waste,
                 back=colour_name(bgr) if bgr is not None else None,
                 back_bgr=bgr,
+                stock=stock_at,
             )
         )
     return _name_seats(seats, players)
@@ -183,6 +189,16 @@ def _merge_slots(lx: np.ndarray) -> np.ndarray:
         else:
             out.append([float(v)])
     return np.array([np.mean(g) for g in out])
+
+
+def _row_run(slots: np.ndarray) -> np.ndarray:
+    """The longest run of slots dealt side by side (gaps under ``ROW_GAP_MM``): a stray card further along the
+    row's line (one of the foundations, a card dropped at the edge) is not one of its slots."""
+    if len(slots) < 2:
+        return slots
+    breaks = np.flatnonzero(np.diff(slots) > ROW_GAP_MM) + 1
+    runs = np.split(slots, breaks)
+    return max(runs, key=len)
 
 
 def _name_seats(seats: list[Seat], players: Sequence[tuple[str, str | None]] | None) -> list[Seat]:
@@ -251,7 +267,9 @@ class TableModel:
         for seat in self.calibration.seats:
             lx, ly = seat.local(xy)[0]
             pitch = seat.pitch
-            lo, hi = sorted((seat.demon, seat.waste))
+            # The area reaches the stock: a face there is a card being turned onto the waste.
+            ends = (seat.demon, seat.waste) if seat.stock is None else (seat.demon, seat.waste, seat.stock)
+            lo, hi = min(ends), max(ends)
             if not (lo - pitch * 0.75 <= lx <= hi + pitch * 0.75):
                 continue
             if not (-CARD_MM[1] * 0.8 <= ly <= LADDER_REACH_MM):
@@ -272,7 +290,8 @@ class TableModel:
         columns: dict[str, dict[str, list[tuple[Seen, np.ndarray]]]] = {s.player: {} for s in cal.seats}
         middle: list[tuple[Seen, np.ndarray]] = []
         in_flight: list[tuple[int, str]] = []  # new tracks first seen outside every area
-        for s, p in zip(faces, xy, strict=True):
+        on_table = cal.on_table(xy)
+        for k, (s, p) in enumerate(zip(faces, xy, strict=True)):
             if s.track >= 0 and self._origin.get(s.track, (None, None))[1] != s.card:
                 origin = self.assign(p)[0]  # where this card was first seen
                 self._origin[s.track] = (origin, s.card)
@@ -285,7 +304,8 @@ class TableModel:
                 continue  # a card in a hand, on its way somewhere
             player, column = self.assign(p)
             if player is None or column is None:
-                middle.append((s, p))
+                if on_table[k]:  # off the table (a score pad read as a card) is not a foundation
+                    middle.append((s, p))
             else:
                 columns[player].setdefault(column, []).append((s, p))
         # A card lying in a player's area that is gone in one frame was picked up too fast to be seen moving,

@@ -94,6 +94,18 @@ CASES = [
         [("play", "a", "6S", "s", "demon", False), ("flip", "a", "JD")],
     ),
     (
+        "a pile still showing its top is unchanged, though the next card is among the reading's alternatives",
+        view(0, (pile("d", "2D"),), pv("a", "3D")),
+        view(1, (pile("d", "2D", ("3D",)),), pv("a", "3D")),
+        [],
+    ),
+    (
+        "an older card of the pile showing (the top under a hand) is not re-read as the next card",
+        view(0, (pile("d", "4D"),), pv("a", "5D")),
+        view(1, (pile("d", "3D", ("5D",)),), pv("a", "5D")),
+        [],
+    ),
+    (
         "demon top moved into an empty line slot: a ladder move and a flip",
         view(0, (), pv("a", "QH", ("5C", None))),
         view(1, (), pv("a", "3S", ("5C", "QH"))),

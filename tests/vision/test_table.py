@@ -150,3 +150,35 @@ def test_a_copy_covered_by_a_card_put_on_it_is_not_taken_for_the_one_that_landed
     model.view(0.1, 2, [*rest, put_on, ace])
     view = model.view(0.2, 3, [*rest, put_on, tracked(card_at(502, 498, "2H"), 99)])
     assert view.foundations[0].origin == "red"
+
+
+def test_a_stray_card_along_a_row_or_off_the_table_is_not_a_slot_or_a_foundation() -> None:
+    # bob's row lies along y = 880 from x = 350 (his demon, KS) to 650, his stock at 845; a card dropped on
+    # the table further along his row (x = 100) and a score pad beside the table read as a card (x = 1200).
+    seen = dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "blue") + dealt_row(
+        -math.pi / 2, ["QH", "9C", "8D", "7S", "6H"], "red"
+    )
+    strays = [card_at(100, 880, "9H"), card_at(1200, 880, "7C")]
+    seats = find_seats(IDENTITY, seen + strays, line_size=4, players=[("ann", "red"), ("bob", "blue")])
+    model = TableModel(IDENTITY.with_seats(seats), line_size=4)
+    bob = model.view(0.0, 0, seen).player("bob")
+    assert bob is not None and bob.demon_top == Card.parse("KS")
+    assert bob.line == tuple(Card.parse(c) for c in ("2H", "3C", "4D", "5S"))
+    view = model.view(1.0, 1, [*seen, card_at(500, 500, "AS"), card_at(1200, 880, "7C")])
+    assert [str(p.top) for p in view.foundations] == ["AS"]  # the pad beyond the table is not a pile
+
+
+def test_a_card_turned_over_on_the_stock_is_the_players_not_a_new_foundation() -> None:
+    seen = dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "blue") + dealt_row(
+        -math.pi / 2, ["QH", "9C", "8D", "7S", "6H"], "red"
+    )
+    seats = find_seats(IDENTITY, seen, line_size=4, players=[("ann", "red"), ("bob", "blue")])
+    bob = next(s for s in seats if s.player == "bob")
+    assert bob.stock is not None and abs(bob.stock - 4.6 * 75) < 1  # where his stock lay at the start
+    cal = IDENTITY.with_seats(seats)
+    assert Calibration.from_json(cal.to_json()).seats == cal.seats  # kept in the saved calibration
+    model = TableModel(cal, line_size=4)
+    turning = card_at(500 + 4.6 * 75, 880, "7C")  # bob turns a card face up where his stock lies
+    view = model.view(0.0, 0, [*seen, turning])
+    assert view.foundations == ()
+    assert view.player("bob").waste_top == Card.parse("7C")  # type: ignore[union-attr]
