@@ -70,16 +70,31 @@ RETURN_SECONDS = 8.0  # how long after a play its card may be seen back in its p
 SECOND_BACK_SECONDS = 4.0
 
 
-def _consistent(top: Card | None, pile: PileView) -> Card | None:
+def _consistent(top: Card | None, pile: PileView, vanished: Callable[[Card], bool] = lambda _c: False) -> Card | None:
     """The pile's new top. A reading that does not simply continue the pile (a skip, or one the rules forbid)
     gives way to a top-k candidate that does: a misread is likelier than cards landing unseen. A reading of the
-    top itself, or of an older card of the pile (the top under a hand), is what it says: nothing landed."""
+    top itself, or of an older card of the pile (the top under a hand), is what it says: nothing landed.
+
+    ``vanished(card)``: that card was lately playable in a player's area and is no longer there. A reading whose
+    card vanished is kept over a candidate whose card did not (the card seen leaving a hand is the one that
+    landed: an illegal play for the rules to judge); a candidate whose card vanished is taken over a reading
+    whose card did not; otherwise a candidate needs ``CANDIDATE_MIN`` of the identifier's probability."""
     read = pile.top
     if read is None:
         return None
     if _continues(top, read) or (top is not None and read.suit == top.suit and read.rank <= top.rank):
         return read
-    return next((card for card, _p in pile.candidates if _continues(top, card)), read)
+    read_left = vanished(read)
+    for card, p in pile.candidates:
+        if not _continues(top, card):
+            continue
+        left = vanished(card)
+        if (left and not read_left) or (left == read_left and p >= CANDIDATE_MIN):
+            return card
+    return read
+
+
+CANDIDATE_MIN = 0.02  # the least probability a rule-consistent alternative reading needs when nothing else tells
 
 
 INFER_MAX = 2  # a camera misses at most this many quick plays onto one pile between two settled views
@@ -197,6 +212,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                                extra={"frame": view.frame, "confidence": round(pile.confidence, 3)}))  # fmt: skip
             seq += 1
 
+    def vanished(card: Card) -> bool:
+        """``card`` was lately playable in an area in full view that no longer shows it where it was."""
+        return bool(_gone(_had(card, state.playable, view.t, played), card, players))
+
     if state.started and view.settled:
         shown = {aliases.get(p.id, p.id) for p in view.foundations}
         for pid_ in [p for p, base in suspect.items() if base is None and p not in shown]:
@@ -220,11 +239,11 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     taken_back(key)
                     tops[key] = base
                     continue
-                fixed = _consistent(base, pile)
+                fixed = _consistent(base, pile, vanished)
                 if fixed is not None and _continues(base, fixed):
                     taken_back(key)
                     before = base  # taken back, and the right card already put in its place
-            new = _consistent(before, pile)
+            new = _consistent(before, pile, vanished)
             if new is None:
                 continue
             if new == before:
@@ -233,7 +252,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             if before is not None and new.rank <= before.rank:
                 continue  # foundations only grow: a lower top is the old card under a hand, or a misread
             # a card below that vanished: left a player's area (in full view) and landed nowhere seen
-            run = _new_cards(before, new, lambda c: bool(_gone(_had(c, state.playable, view.t, played), c, players)))
+            run = _new_cards(before, new, vanished)
             if _continues(before, new) or run[0][1]:
                 suspect.pop(key, None)
                 unlikely.pop(key, None)

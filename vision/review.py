@@ -198,7 +198,8 @@ def draw(image: np.ndarray, chain: Chain, t: float) -> np.ndarray:
     if cal is not None and cal.seats:
         for seat in cal.seats:
             right, down = np.array(seat.right), np.array(seat.down)
-            lo, hi = sorted((seat.demon, seat.waste))
+            ends = [seat.demon, seat.waste] + ([seat.stock] if seat.stock is not None else [])
+            lo, hi = min(ends), max(ends)
             corners = [(lo - 45, -70), (hi + 45, -70), (hi + 45, 180), (lo - 45, 180)]
             pts = np.array([np.array(seat.centre) + right * x + down * y for x, y in corners])
             poly = np.round(cal.to_image(pts)).astype(np.int32)
@@ -207,7 +208,7 @@ def draw(image: np.ndarray, chain: Chain, t: float) -> np.ndarray:
     if chain.last_view is not None and cal is not None:
         for pile in chain.last_view.foundations:
             xy = cal.to_image(np.array([[pile.x, pile.y]]))[0]
-            _text(out, f"{pile.id}:{pile.top}", (int(xy[0]), int(xy[1])), 0.6 * scale, (0, 255, 255))
+            _text(out, f"{pile.id}:{pile.top or '?'}", (int(xy[0]), int(xy[1])), 0.6 * scale, (0, 255, 255))
     recent = [f for f in chain.flags if t - f.t <= FLAG_SHOW_SECONDS]
     for k, f in enumerate(recent[-4:]):
         _text(out, f"FLAG {f.verdict.code}: {f.verdict.message}", (10 * scale, (30 + 28 * k) * scale), 0.7 * scale,

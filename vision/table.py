@@ -25,6 +25,7 @@ LADDER_REACH_MM = 14 * 21.0  # how far a ladder can grow towards its player
 PILE_RADIUS_MM = 0.6 * CARD_MM[1]  # cards closer than this to a pile's centre belong to that pile
 COVER_MM = 30.0  # a card newly lying this close to where one vanished was put on it (it was not lifted)
 ROW_GAP_MM = 2.5 * CARD_MM[0]  # slots of a dealt row lie closer together than this
+MIN_READ = 0.3  # a foundation card read with less probability than this is taken as unread
 LIFT_SECONDS = 2.0  # a card seen moving out of an area this recently is the same card seen again in flight
 
 
@@ -385,8 +386,10 @@ class TableModel:
         for g in groups:
             centre = np.mean([p for _, p in g], axis=0)
             # The top is the highest card; of equal ones (two decks' same card, a conflict) the first to arrive.
-            best = max(g, key=lambda it: (_rank(it[0].card), -_track(it[0]), it[0].conf))
-            card = _card(best[0].card)
+            # A reading the identifier itself gives little chance is no evidence of which card lies there.
+            read = [it for it in g if it[0].conf >= MIN_READ] or g
+            best = max(read, key=lambda it: (_rank(it[0].card), -_track(it[0]), it[0].conf))
+            card = _card(best[0].card) if best[0].conf >= MIN_READ else None
             # A completed pile takes no more cards: another card there is a new pile (an Ace where the old one
             # was set aside) or another completed pile set aside on it. An unfinished pile is never taken away,
             # so an Ace there is its own Ace peeking out, or a card played on it for the rules to judge.
@@ -394,7 +397,7 @@ class TableModel:
                 p
                 for p in free
                 if np.linalg.norm(p.xy - centre) < PILE_RADIUS_MM
-                and not (card is not None and p.top is not None and p.top.rank == 13 and card != p.top)
+                and not (card is not None and _complete(p) and card != p.top)
             ]
             pile = min(near, key=lambda p: float(np.linalg.norm(p.xy - centre))) if near else None
             if pile is not None:
@@ -415,6 +418,9 @@ class TableModel:
             if _buried(pile, card):
                 pile.last_seen = frame  # its top is hidden (a hand over it) and a card beneath shows: not a change
                 continue
+            unsure = card is None and pile.top is not None
+            if unsure:
+                card = pile.top  # its cards read too unsurely to say: as it was
             if card != pile.top:
                 pile.below = pile.top
                 if card is not None:
@@ -422,8 +428,11 @@ class TableModel:
             pile.top, pile.last_seen = card, frame
             candidates = tuple((c, p) for c, p in ((_card(n), pr) for n, pr in best[0].candidates) if c is not None)
             origin = self._origin_of(best[0])
+            same = sorted((it[0] for it in g if it[0] is not best[0] and it[0].card == best[0].card), key=_track)
+            if unsure:  # what the unsure reading says is no evidence either
+                candidates, origin, same = (), None, []
             doubles: list[str] = []
-            for other in sorted((it[0] for it in g if it[0] is not best[0] and it[0].card == best[0].card), key=_track):
+            for other in same:
                 where = self._origin_of(other)
                 if where is not None and where != origin and where not in doubles:
                     doubles.append(where)
@@ -444,6 +453,15 @@ class TableModel:
             )
         views.sort(key=lambda v: v[0].id)
         return tuple(v for _, v in views)
+
+
+def _complete(pile: _Pile) -> bool:
+    """The pile is a completed one: its top is a King that came after its Queen, or it was a King when first
+    seen (a completed pile set aside). A King read on a pile that never showed its Queen is a misread."""
+    top = pile.top
+    if top is None or top.rank != 13:
+        return False
+    return Card(12, top.suit) in pile.history or pile.history <= {top}
 
 
 def _buried(pile: _Pile, card: Card | None) -> bool:

@@ -520,3 +520,22 @@ def test_a_copy_seen_again_long_after_the_play_was_only_hidden() -> None:
         ]
     )
     assert [(s[1], s[4]) for s in plays(events)] == [("a", "demon")]
+
+
+def test_a_card_seen_leaving_its_area_is_not_re_read_as_the_legal_one() -> None:
+    # a plays 3D on the 2H pile (wrong suit); the identifier gives 3H a sliver of probability, but nobody's 3H
+    # left an area and a's 3D did: it is 3D, for the rules to flag. A reading nobody's card explains, with a
+    # fair alternative that continues the pile, is that alternative.
+    seen = [
+        view(0, (pile("h", "2H"),), pv("a", "3D"), pv("b", "3H")),
+        view(1, (pile("h", "3D", ("3H",)),), pv("a", "9C"), pv("b", "3H")),
+        view(2, (pile("h", "3D", ("3H",)),), pv("a", "9C"), pv("b", "3H")),
+    ]
+    assert plays(reconstruct(seen)) == [("play", "a", "3D", "h", "demon", False)]
+    faint = PileView("h", 0, 0, C("8H"), 0.9, ((C("3H"), 0.001),))
+    fair = PileView("h", 0, 0, C("8H"), 0.9, ((C("3H"), 0.2),))
+    before = view(0, (pile("h", "2H"),), pv("a", "KS"), pv("b", "QC", occluded=True))
+    after = [view(t, (fair,), pv("a", "KS"), pv("b", "QC", occluded=True)) for t in (1, 2)]
+    assert [s[2] for s in plays(reconstruct([before, *after]))] == ["3H"]
+    after = [view(t, (faint,), pv("a", "KS"), pv("b", "QC", occluded=True)) for t in (1, 2)]
+    assert [s[2] for s in plays(reconstruct([before, *after]))] == ["8H"]  # the rules will judge it

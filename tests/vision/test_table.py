@@ -4,6 +4,7 @@ the right slots, foundation piles kept by place and followed when carried off.""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
@@ -182,3 +183,22 @@ def test_a_card_turned_over_on_the_stock_is_the_players_not_a_new_foundation() -
     view = model.view(0.0, 0, [*seen, turning])
     assert view.foundations == ()
     assert view.player("bob").waste_top == Card.parse("7C")  # type: ignore[union-attr]
+
+
+def test_a_foundation_card_read_unsurely_leaves_the_pile_as_it_was() -> None:
+    model = two_players()
+    assert [str(p.top) for p in model.view(0.0, 1, [card_at(500, 500, "AS")]).foundations] == ["AS"]
+    unsure = replace(card_at(500, 500, "3D"), conf=0.1, candidates=(("2S", 0.05),))
+    (pile,) = model.view(1.0, 2, [unsure]).foundations
+    assert str(pile.top) == "AS" and pile.candidates == ()
+    assert model.view(2.0, 3, [replace(unsure, conf=0.1)]).foundations[0].top == Card.parse("AS")
+    fresh = model.view(3.0, 4, [card_at(500, 500, "AS"), replace(card_at(700, 500, "9H"), conf=0.1)]).foundations
+    assert [str(p.top) for p in fresh] == ["AS", "None"]  # a new pile whose card reads unsurely shows no top
+
+
+def test_a_king_misread_on_a_pile_that_never_showed_its_queen_does_not_complete_it() -> None:
+    model = two_players()
+    ids = {p.id for p in model.view(0.0, 1, [card_at(450, 500, "9H")]).foundations}
+    model.view(1.0, 2, [card_at(450, 500, "KD")])  # a misread of the 9H
+    after = model.view(2.0, 3, [card_at(451, 500, "10H")]).foundations  # the 10H lands on the same pile
+    assert {p.id for p in after} == ids
