@@ -186,6 +186,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     logged_illegal = dict(state.logged_illegal)
     aliases = dict(state.aliases)
     credited = [c for c in state.credited if view.t - c[4] <= RETURN_SECONDS]
+    late_flips: dict[str, Card] = {}  # player -> a demon card played before its flip was committed
 
     def taken_back(key: str) -> None:
         """The suspect top of pile ``key`` went back to its owner, who may play it again."""
@@ -276,6 +277,17 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     extra["inferred"] = True
                 if player is None:
                     extra["candidates"] = candidates
+                if (
+                    player is not None
+                    and source == "demon"
+                    and late_flips.get(player, state.demon_tops.get(player)) != card
+                ):
+                    # The demon showed this card too briefly for its flip to be committed (or the flip was misread):
+                    # the flip is logged now, so the play is from the card the demon showed.
+                    events.append(Flip(seq=seq, t=view.t, player=player, card=card,
+                                       extra={"frame": view.frame, "seen_late": True}))  # fmt: skip
+                    seq += 1
+                    late_flips[player] = card
                 events.append(Play(seq=seq, t=view.t, player=player, card=card, pile=key, source=source, extra=extra))
                 seq += 1
                 if player is not None:
@@ -304,9 +316,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 del logged_illegal[(on, forbidden)]
     if not state.started:
         tops.update({p.id: p.top for p in view.foundations if p.top is not None})
-    demon_tops = dict(state.demon_tops)
-    hold = dict(state.demon_hold)
-    trail = dict(state.demon_trail)
+    demon_tops = dict(state.demon_tops) | late_flips
+    hold = {pid: t for pid, t in state.demon_hold.items() if pid not in late_flips}
+    trail = dict(state.demon_trail) | {pid: ((card, 2),) for pid, card in late_flips.items()}
 
     # A credited card back in its player's area while the pile still holds it: that copy was a conflict's second,
     # taken back after covering the first. The play was the one other candidate's whose card is gone; the copy

@@ -539,3 +539,17 @@ def test_a_card_seen_leaving_its_area_is_not_re_read_as_the_legal_one() -> None:
     assert [s[2] for s in plays(reconstruct([before, *after]))] == ["3H"]
     after = [view(t, (faint,), pv("a", "KS"), pv("b", "QC", occluded=True)) for t in (1, 2)]
     assert [s[2] for s in plays(reconstruct([before, *after]))] == ["8H"]  # the rules will judge it
+
+
+def test_a_demon_card_played_before_its_flip_was_committed_is_flipped_first() -> None:
+    # a's demon showed 5S (committed), then 2D for one look only (a flip waits to be sure), and the 2D landed:
+    # the log flips it before the play, so the referee sees a card the demon showed, not a not-playable one.
+    events = reconstruct(
+        [
+            view(0, (pile("d", "AD"),), pv("a", "5S")),
+            view(1, (pile("d", "AD"),), pv("a", "2D")),
+            view(1.5, (pile("d", "2D"),), pv("a", "9H")),
+            view(2, (pile("d", "2D"),), pv("a", "9H")),
+        ]
+    )
+    assert summary(events) == [("flip", "a", "2D"), ("play", "a", "2D", "d", "demon", False), ("flip", "a", "9H")]
