@@ -724,7 +724,10 @@ def calibrate_cmd(
     out: Annotated[Path, typer.Option(help="Where to save the calibration.")] = Path("table.json"),
     corners: Annotated[
         str | None,
-        typer.Option(help='Four image points instead of markers: "x,y x,y x,y x,y" clockwise from top-left.'),
+        typer.Option(
+            help='The table\'s four corners in the image instead of markers: "x,y x,y x,y x,y" clockwise from '
+            "top-left (cards more than a card's length outside them are taken as off the table)."
+        ),
     ] = None,
     size: Annotated[str | None, typer.Option(help="With --corners: the rectangle's size in mm, WIDTHxHEIGHT.")] = None,
     timeout: Annotated[float, typer.Option(help="Seconds to look for the markers on a live source.")] = 20.0,
