@@ -443,6 +443,18 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         playable[pid] = _remember(playable.get(pid, {}), pv, view.t)
     # Plays that nobody could be seen to make: resolved when exactly one candidate's card is seen gone.
     still = []
+    # Two open plays of one identity with the same two candidates, both of whose cards are gone from their areas in
+    # view: two copies played at once, one each. Which pile got which copy the camera cannot say (the first-opened
+    # play goes to the first candidate), but each deck is credited with its one card.
+    together: dict[int, str] = {}
+    for i, (a_seq, a_card, a_cands, *_a) in enumerate(state.pending):
+        for b_seq, b_card, b_cands, *_b in state.pending[i + 1 :]:
+            if a_card != b_card or set(a_cands) != set(b_cands) or len(a_cands) != 2 or {a_seq, b_seq} & set(together):
+                continue
+            both = [pid for pid in a_cands if pid in players and not players[pid].occluded
+                    and a_card not in players[pid].playable() and a_card not in played.get(pid, frozenset())]  # fmt: skip
+            if len(both) == 2:
+                together[a_seq], together[b_seq] = both[0], both[1]
     for p_seq, card, cands, t0, key, gone_then, places in state.pending:
         had_at = dict(places)
         gone = [pid for pid in cands if pid in players and not players[pid].occluded and card in state.playable.get(pid, {})
@@ -455,6 +467,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             rest = [pid for pid in cands if pid not in showing and card not in played.get(pid, frozenset())]
             if showing and len(rest) == 1 and rest[0] in players and not players[rest[0]].occluded:
                 gone = rest
+        if p_seq in together:
+            gone = [together[p_seq]]
         if len(gone) > 1:
             # Nothing covers a demon: a demon top that is gone and did not go to the line was played, while a
             # waste or ladder card out of sight may only be under a card put on it (a draw, a ladder built on).

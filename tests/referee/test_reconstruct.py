@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee.cards import Card
-from referee.events import Flip, Ladder, Play
+from referee.events import Correction, Flip, Ladder, Play
 from referee.reconstruct import ReconState, reconstruct, step
 from referee.tableview import PileView, PlayerView, TableView
 
@@ -553,3 +553,20 @@ def test_a_demon_card_played_before_its_flip_was_committed_is_flipped_first() ->
         ]
     )
     assert summary(events) == [("flip", "a", "2D"), ("play", "a", "2D", "d", "demon", False), ("flip", "a", "9H")]
+
+
+def test_two_copies_of_a_card_played_at_once_are_one_each() -> None:
+    # a and b each put a 4C on a clubs pile at the same moment: both cards gone, so neither play can be told from
+    # the other. Each deck is credited with one (which pile got which copy the camera cannot say).
+    c1, c2 = PileView("c1", 0, 0, C("3C"), 0.9), PileView("c2", 300, 0, C("3C"), 0.9)
+    d1, d2 = PileView("c1", 0, 0, C("4C"), 0.9), PileView("c2", 300, 0, C("4C"), 0.9)
+    events = reconstruct(
+        [
+            view(0, (c1, c2), pv("a", "KS", (), "4C"), pv("b", "QD", ("4C",))),
+            view(1, (d1, d2), pv("a", "KS", (), "9H"), pv("b", "QD", ("JS",))),
+            view(2, (d1, d2), pv("a", "KS", (), "9H"), pv("b", "QD", ("JS",))),
+        ]
+    )
+    opened = [e.seq for e in events if isinstance(e, Play) and str(e.card) == "4C" and e.player is None]
+    fixes = {e.target: e.player for e in events if isinstance(e, Correction)}
+    assert len(opened) == 2 and set(fixes) == set(opened) and set(fixes.values()) == {"a", "b"}
