@@ -70,7 +70,10 @@ RETURN_SECONDS = 8.0  # how long after a play its card may be seen back in its p
 SECOND_BACK_SECONDS = 4.0
 
 
-def _consistent(top: Card | None, pile: PileView, vanished: Callable[[Card], bool] = lambda _c: False) -> Card | None:
+CANDIDATE_MIN = 0.02  # the least probability a rule-consistent alternative reading needs when nothing else tells
+
+
+def _consistent(top: Card | None, pile: PileView, vanished: Callable[[Card], bool]) -> Card | None:
     """The pile's new top. A reading that does not simply continue the pile (a skip, or one the rules forbid)
     gives way to a top-k candidate that does: a misread is likelier than cards landing unseen. A reading of the
     top itself, or of an older card of the pile (the top under a hand), is what it says: nothing landed.
@@ -94,9 +97,6 @@ def _consistent(top: Card | None, pile: PileView, vanished: Callable[[Card], boo
     return read
 
 
-CANDIDATE_MIN = 0.02  # the least probability a rule-consistent alternative reading needs when nothing else tells
-
-
 INFER_MAX = 2  # a camera misses at most this many quick plays onto one pile between two settled views
 
 
@@ -104,9 +104,7 @@ def _continues(top: Card | None, card: Card) -> bool:
     return card.rank == (ACE if top is None else top.rank + 1) and (top is None or card.suit == top.suit)
 
 
-def _new_cards(
-    top: Card | None, new: Card, vanished: Callable[[Card], bool] = lambda _c: False
-) -> list[tuple[Card, bool]]:
+def _new_cards(top: Card | None, new: Card, vanished: Callable[[Card], bool]) -> list[tuple[Card, bool]]:
     """The cards that must have landed to go from ``top`` to ``new``: (card, inferred). Only a short run of
     the pile's own suit is inferred; anything else is the one card seen, for the rules to judge. Under a new
     pile that does not start with an Ace, cards are inferred only when each one ``vanished`` (left a player's
@@ -443,6 +441,13 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         playable[pid] = _remember(playable.get(pid, {}), pv, view.t)
     # Plays that nobody could be seen to make: resolved when exactly one candidate's card is seen gone.
     still = []
+
+    def without(pid: str, card: Card) -> bool:
+        """``pid``'s area is in view and does not show ``card`` playable, and that deck has not put it down."""
+        view_ = players.get(pid)
+        return (view_ is not None and not view_.occluded and card not in view_.playable()
+                and card not in played.get(pid, frozenset()))  # fmt: skip
+
     # Two open plays of one identity with the same two candidates, both of whose cards are gone from their areas in
     # view: two copies played at once, one each. Which pile got which copy the camera cannot say (the first-opened
     # play goes to the first candidate), but each deck is credited with its one card.
@@ -451,14 +456,12 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         for b_seq, b_card, b_cands, *_b in state.pending[i + 1 :]:
             if a_card != b_card or set(a_cands) != set(b_cands) or len(a_cands) != 2 or {a_seq, b_seq} & set(together):
                 continue
-            both = [pid for pid in a_cands if pid in players and not players[pid].occluded
-                    and a_card not in players[pid].playable() and a_card not in played.get(pid, frozenset())]  # fmt: skip
+            both = [pid for pid in a_cands if without(pid, a_card)]
             if len(both) == 2:
                 together[a_seq], together[b_seq] = both[0], both[1]
     for p_seq, card, cands, t0, key, gone_then, places in state.pending:
         had_at = dict(places)
-        gone = [pid for pid in cands if pid in players and not players[pid].occluded and card in state.playable.get(pid, {})
-                and card not in players[pid].playable() and card not in played.get(pid, frozenset())]  # fmt: skip
+        gone = [pid for pid in cands if card in state.playable.get(pid, {}) and without(pid, card)]
         if len(gone) != 1:
             # Every other candidate shows the card (never moved, or a conflict's second copy taken back): the play
             # was the one whose card is missing, though their last sight of it may have faded by now.

@@ -59,6 +59,12 @@ class Seat:
         return np.stack([d @ np.asarray(self.right), d @ np.asarray(self.down)], axis=1)
 
     @property
+    def span(self) -> tuple[float, float]:
+        """The lowest and highest slot of the seat's row: demon, waste and (when known) stock."""
+        ends = (self.demon, self.waste) if self.stock is None else (self.demon, self.waste, self.stock)
+        return min(ends), max(ends)
+
+    @property
     def pitch(self) -> float:
         slots = sorted((self.demon, *self.line))
         return float(np.median(np.diff(slots))) if len(slots) > 1 else CARD_MM[0] * 1.2

@@ -198,8 +198,7 @@ def draw(image: np.ndarray, chain: Chain, t: float) -> np.ndarray:
     if cal is not None and cal.seats:
         for seat in cal.seats:
             right, down = np.array(seat.right), np.array(seat.down)
-            ends = [seat.demon, seat.waste] + ([seat.stock] if seat.stock is not None else [])
-            lo, hi = min(ends), max(ends)
+            lo, hi = seat.span
             corners = [(lo - 45, -70), (hi + 45, -70), (hi + 45, 180), (lo - 45, 180)]
             pts = np.array([np.array(seat.centre) + right * x + down * y for x, y in corners])
             poly = np.round(cal.to_image(pts)).astype(np.int32)

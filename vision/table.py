@@ -102,13 +102,14 @@ def find_seats(
     split at the widest angular gaps around the table's middle."""
     # Only what lies on the table: a score pad or a phone beside it that the detector takes for a card would
     # otherwise stretch a player's row out to it.
-    on = calibration.on_table(calibration.to_table(np.array([s.centre() for s in seen]))) if seen else []
-    faces = [s for s, keep in zip(seen, on, strict=True) if keep and not s.back]
-    backs = [s for s, keep in zip(seen, on, strict=True) if keep and s.back]
+    all_xy = calibration.to_table(np.array([s.centre() for s in seen])) if seen else np.zeros((0, 2))
+    on = calibration.on_table(all_xy)
+    is_back = np.array([s.back for s in seen], bool)
+    faces = [s for s, keep, back in zip(seen, on, is_back, strict=True) if keep and not back]
+    backs = [s for s, keep, back in zip(seen, on, is_back, strict=True) if keep and back]
     if not faces:
         raise ValueError("no face-up cards in view: deal the demons and lines before the round starts")
-    xy = calibration.to_table(np.array([s.centre() for s in faces]))
-    bxy = calibration.to_table(np.array([s.centre() for s in backs])) if backs else np.zeros((0, 2))
+    xy, bxy = all_xy[on & ~is_back], all_xy[on & is_back]
     if centre is None:
         if calibration.table_mm:
             centre = (calibration.table_mm[0] / 2, calibration.table_mm[1] / 2)
@@ -268,9 +269,7 @@ class TableModel:
         for seat in self.calibration.seats:
             lx, ly = seat.local(xy)[0]
             pitch = seat.pitch
-            # The area reaches the stock: a face there is a card being turned onto the waste.
-            ends = (seat.demon, seat.waste) if seat.stock is None else (seat.demon, seat.waste, seat.stock)
-            lo, hi = min(ends), max(ends)
+            lo, hi = seat.span  # reaching the stock: a face there is a card being turned onto the waste
             if not (lo - pitch * 0.75 <= lx <= hi + pitch * 0.75):
                 continue
             if not (-CARD_MM[1] * 0.8 <= ly <= LADDER_REACH_MM):
@@ -387,9 +386,9 @@ class TableModel:
             centre = np.mean([p for _, p in g], axis=0)
             # The top is the highest card; of equal ones (two decks' same card, a conflict) the first to arrive.
             # A reading the identifier itself gives little chance is no evidence of which card lies there.
-            read = [it for it in g if it[0].conf >= MIN_READ] or g
-            best = max(read, key=lambda it: (_rank(it[0].card), -_track(it[0]), it[0].conf))
-            card = _card(best[0].card) if best[0].conf >= MIN_READ else None
+            read = [it for it in g if it[0].conf >= MIN_READ]
+            best = max(read or g, key=lambda it: (_rank(it[0].card), -_track(it[0]), it[0].conf))
+            card = _card(best[0].card) if read else None
             # A completed pile takes no more cards: another card there is a new pile (an Ace where the old one
             # was set aside) or another completed pile set aside on it. An unfinished pile is never taken away,
             # so an Ace there is its own Ace peeking out, or a card played on it for the rules to judge.
