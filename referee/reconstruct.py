@@ -21,14 +21,19 @@ from referee.cards import ACE, Card
 from referee.events import Correction, Event, Flip, Ladder, Play
 from referee.tableview import PileView, PlayerView, TableView
 
+# Where a playable card was seen in a player's area: (place, when last seen there, seen there since when, the
+# card seen at that place just before it).
+Sighting = tuple[str, float, float, Card | None]
+
 
 @dataclass(frozen=True, slots=True)
 class ReconState:
     """What the reconstruction has committed so far."""
 
     tops: Mapping[str, Card] = field(default_factory=dict)  # pile id -> top card
-    # player -> card -> (place, time last seen there): what each player could play lately
-    playable: Mapping[str, Mapping[Card, tuple[str, float]]] = field(default_factory=dict)
+    # player -> card -> (place, last seen there, there since, what lay there before): what each player could
+    # play lately
+    playable: Mapping[str, Mapping[Card, Sighting]] = field(default_factory=dict)
     demon_tops: Mapping[str, Card | None] = field(default_factory=dict)
     next_seq: int = 1  # 0 is the round_start
     started: bool = False
@@ -122,10 +127,21 @@ def _new_cards(top: Card | None, new: Card, vanished: Callable[[Card], bool]) ->
 
 
 RECENT_SECONDS = 3.0  # a card seen playable this recently may be the one that just landed
+# With a real identifier a card in some area is now and then misread for a few views as another; if that other
+# card lands meanwhile, two areas "lost" it (s8/game01: p2's 6C in its line for 12 s; p1's ladder card 9D read
+# 6C for 0.27 s, then 9D again as the 6C landed). A sighting shorter than this, where the card seen there before
+# shows again, was a misread of that card. (Shortness alone is no sign: a card flipped onto a waste and played
+# at once is a glimpse too, and a conflict's first copy is often just that.)
+GLIMPSE_SECONDS = 1.0
+
+
+def _misread(sighting: Sighting, now: PlayerView) -> bool:
+    place, last, since, before = sighting
+    return last - since < GLIMPSE_SECONDS and before is not None and now.playable().get(before) == place
 
 
 def _had(
-    card: Card, before: Mapping[str, Mapping[Card, tuple[str, float]]], t: float, played: Mapping[str, frozenset[Card]]
+    card: Card, before: Mapping[str, Mapping[Card, Sighting]], t: float, played: Mapping[str, frozenset[Card]]
 ) -> list[tuple[str, str]]:
     """(player, place) of each deck that lately had ``card`` playable and has not put that identity down."""
     return [
@@ -146,7 +162,7 @@ def _gone(had: list[tuple[str, str]], card: Card, now: Mapping[str, PlayerView])
 
 def _attribute(
     card: Card,
-    before: Mapping[str, Mapping[Card, tuple[str, float]]],
+    before: Mapping[str, Mapping[Card, Sighting]],
     now: Mapping[str, PlayerView],
     t: float,
     played: Mapping[str, frozenset[Card]],
@@ -161,6 +177,9 @@ def _attribute(
         if place is not None or not had:
             return origin, place, [pid for pid, _ in had] or [origin]
     gone = _gone(had, card, now)
+    if len(gone) > 1:  # a glimpse of the card where another lay before and lies again was a misread of that one
+        real = [(pid, place) for pid, place in gone if not _misread(before[pid][card], now[pid])]
+        gone = real if len(real) == 1 else gone
     if len(gone) == 1:
         return gone[0][0], gone[0][1], [pid for pid, _ in had]
     if len(had) == 1 and not gone:
@@ -526,10 +545,17 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     ), events
 
 
-def _remember(recent: Mapping[Card, tuple[str, float]], pv: PlayerView, t: float) -> dict[Card, tuple[str, float]]:
-    """A player's playable cards seen in the last ``RECENT_SECONDS``, with where and when each was last seen."""
+def _remember(recent: Mapping[Card, Sighting], pv: PlayerView, t: float) -> dict[Card, Sighting]:
+    """A player's playable cards seen in the last ``RECENT_SECONDS``: where, when each was last seen there, since
+    when it has been seen there (gaps under ``RECENT_SECONDS`` allowed) and what that place showed before it."""
     seen = {c: pt for c, pt in recent.items() if t - pt[1] <= RECENT_SECONDS}
-    seen.update({c: (place, t) for c, place in pv.playable().items()})
+    for c, place in pv.playable().items():
+        was = seen.get(c)
+        if was is not None and was[0] == place:
+            seen[c] = (place, t, was[2], was[3])
+            continue
+        there = [(s[1], other) for other, s in seen.items() if s[0] == place and other != c]
+        seen[c] = (place, t, t, max(there, key=lambda lc: lc[0])[1] if there else None)
     return seen
 
 

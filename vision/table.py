@@ -47,9 +47,13 @@ class Seen:
 
 
 def colour_name(bgr: Sequence[float]) -> str:
-    """The nearest named back colour (in Lab)."""
-    lab = _lab(bgr)
-    return min(BACK_COLOURS, key=lambda n: float(np.linalg.norm(_lab(BACK_COLOURS[n]) - lab)))
+    """The nearest named back colour."""
+    return min(BACK_COLOURS, key=lambda n: colour_cost(bgr, n))
+
+
+def colour_cost(bgr: Sequence[float], name: str) -> float:
+    """How far a measured back colour is from a named one (in Lab)."""
+    return float(np.linalg.norm(_lab(bgr) - _lab(BACK_COLOURS[name])))
 
 
 def _lab(bgr: Sequence[float]) -> np.ndarray:
@@ -224,7 +228,7 @@ def _name_seats(seats: list[Seat], players: Sequence[tuple[str, str | None]] | N
     for i, s in enumerate(seats):
         for j, (_pid, colour) in enumerate(players):
             if s.back_bgr is not None and colour in BACK_COLOURS:
-                cost[i, j] = float(np.linalg.norm(_lab(s.back_bgr) - _lab(BACK_COLOURS[colour])))
+                cost[i, j] = colour_cost(s.back_bgr, colour)
             else:
                 cost[i, j] = 1000.0 + abs(i - j)  # unknown colours: keep the order around the table
     _, x, _ = lap.lapjv(cost, extend_cost=True)

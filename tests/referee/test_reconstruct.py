@@ -570,3 +570,21 @@ def test_two_copies_of_a_card_played_at_once_are_one_each() -> None:
     opened = [e.seq for e in events if isinstance(e, Play) and str(e.card) == "4C" and e.player is None]
     fixes = {e.target: e.player for e in events if isinstance(e, Correction)}
     assert len(opened) == 2 and set(fixes) == set(opened) and set(fixes.values()) == {"a", "b"}
+
+
+def test_a_glimpse_of_the_card_landing_where_another_lay_and_lies_again_was_a_misread() -> None:
+    """b's 6C lay in its line for seconds; a's ladder card 9D was misread 6C for a few views just before the 6C
+    landed and read 9D again as it landed. Both areas "lost" a 6C; a's never left: b played it."""
+    c5 = (pile("c", "5C"),)
+    views = [view(t / 10, c5, pv("a", "KS", ("9D",)), pv("b", "QD", ("6C",))) for t in range(0, 20)]
+    views += [view(2.0 + t / 10, c5, pv("a", "KS", ("6C",)), pv("b", "QD", ("6C",))) for t in range(3)]
+    views += [view(2.3, c5, pv("a", "KS", ("9D",)), pv("b", "QD", (None,)))]
+    views += [view(2.6 + t / 10, (pile("c", "6C"),), pv("a", "KS", ("9D",)), pv("b", "QD", (None,))) for t in range(3)]
+    assert [p[1:4] for p in plays(reconstruct(views))] == [("b", "6C", "c")]
+    # A 6C flipped onto a's waste and played at once is a glimpse too, but the waste then shows another card:
+    # both areas lost a 6C, and the play waits with both candidates (a conflict, or one of them in a hand).
+    quick = [view(t / 10, c5, pv("a", "KS", (), "9D"), pv("b", "QD", ("6C",))) for t in range(0, 20)]
+    quick += [view(2.0 + t / 10, c5, pv("a", "KS", (), "6C"), pv("b", "QD", ("6C",))) for t in range(3)]
+    quick += [view(2.6 + t / 10, (pile("c", "6C"),), pv("a", "KS", (), "JH"), pv("b", "QD", (None,))) for t in range(3)]
+    (play,) = [e for e in reconstruct(quick) if isinstance(e, Play)]
+    assert play.player is None and set(play.extra["candidates"]) == {"a", "b"}

@@ -187,8 +187,8 @@ def test_identify_crops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     assert len(widths) == 2 and set(widths) <= set(dataset.IDENTIFY_WIDTHS)  # a camera's sizes, not up to 4K
     crops = list((tmp_path / "id").rglob("*.png"))
     assert crops and all(p.parent.name in dataset.CLASSES for p in crops)
-    assert {p.stem.split("_")[-1] for p in crops} == {"card", "index", "none"}
-    assert all((p.parent.name == dataset.NOT_A_CARD) == p.stem.endswith("_none") for p in crops)
+    assert {"card", "index", "none"} <= {p.stem.split("_")[-1] for p in crops} <= {"card", "index", "none", "back"}
+    assert all((p.parent.name == dataset.NOT_A_CARD) == p.stem.endswith(("_none", "_back")) for p in crops)
     img = cv2.imread(str(crops[0]))
     assert img.shape[:2] in ((dataset.CROP_H, dataset.CROP_W), (dataset.INDEX_H, dataset.INDEX_W))
     assert len(list((tmp_path / "id" / "train").iterdir())) == 53
@@ -277,6 +277,27 @@ def test_an_illegal_play_is_seen_lying_on_its_pile_then_taken_back() -> None:
 
     assert zones(play.t + MISPLAY_SECONDS / 2) == [f"foundation:{play.pile}"]  # on the pile, not at its source
     assert zones(play.t + MISPLAY_SECONDS + 2.0) == [play.source]  # back where it came from
+
+
+def test_face_down_cards_are_cut_as_no_card_for_the_identifier() -> None:
+    """A back the detector takes for a face must be read as no card: backs are cut (at most two a frame, only
+    big enough ones in full view) into the ``none`` class, with a detector's jitter when one is given."""
+    from vision.synth.scene import CardTruth
+
+    frame = np.random.default_rng(0).integers(0, 255, (720, 1280, 3), dtype=np.uint8)
+
+    def back(x: float, side: float = 63.0, visible: float = 1.0) -> CardTruth:
+        quad = ((x, 100.0), (x + side, 100.0), (x + side, 100.0 + side * 88 / 63), (x, 100.0 + side * 88 / 63))
+        return CardTruth("back", "p1", quad, visible, False, "stock")
+
+    truths = [back(100), back(300), back(500), back(700, side=20), back(900, visible=0.3)]
+    got = dataset.crops(frame, truths, np.random.default_rng(1), negatives=np.random.default_rng(2))
+    cut = [img for identity, kind, img in got if kind == "back"]
+    assert all(identity == dataset.NOT_A_CARD for identity, kind, _ in got)
+    assert len(cut) == dataset.BACK_NEGATIVES_PER_FRAME == 2
+    assert all(img.shape[:2] == (dataset.CROP_H, dataset.CROP_W) for img in cut)
+    small_or_covered = dataset.crops(frame, truths[3:], None, negatives=np.random.default_rng(2))
+    assert not [k for _, k, _ in small_or_covered if k == "back"]
 
 
 def test_a_close_up_with_cards_too_big_for_a_negative_place_gives_none() -> None:

@@ -34,6 +34,7 @@ INDEX_PART = (-0.02, -0.02, 0.25, 0.32)
 INDEX_PART_V1 = (0.0, 0.0, 0.18, 0.235)  # 11 x 21 mm
 NOT_A_CARD = "none"  # the identifier's class for a crop of no card face (table, clutter, a back): a detector's slip
 NEGATIVES_PER_FRAME = 3
+BACK_NEGATIVES_PER_FRAME = 2  # face-down cards per frame cut as if the detector had called them faces
 CLASSES = (*IDENTITIES, NOT_A_CARD)  # the identifier's classes
 
 # Identification frames are rendered at most one of these wide (scenes come up to 4K): before identify-v6 they
@@ -140,14 +141,16 @@ def crops(
     """(identity, kind, image) crops: whole cards that are nearly uncovered, and every visible index corner.
     With ``rng``, each crop's corners are jittered as a detector's would be, and whole cards are sometimes
     turned half a turn (the run-time corner order cannot tell a card from its half-turned self).
-    With ``negatives``, also card-sized places that show no card face, as class ``NOT_A_CARD``."""
+    With ``negatives``, also card-sized places that show no card face, as class ``NOT_A_CARD``: random places
+    (``none``) and face-down cards cut as a detector would hand them over (``back``) — a back the detector takes
+    for a face must be read as no card, not as a guess at one."""
     out = []
     h, w = frame.shape[:2]
     for c in truths:
         if c.card == "back" or c.card == "JK" or not c.index_visible:
             continue
         q = np.array(c.quad)
-        if q[:, 0].min() < 1 or q[:, 1].min() < 1 or q[:, 0].max() > w - 2 or q[:, 1].max() > h - 2:
+        if not _inside(q, w, h):
             continue  # partly outside the frame
         if np.linalg.norm(q[1] - q[0]) < MIN_CARD_PX:
             continue  # too small for its index to be read by anyone
@@ -158,7 +161,20 @@ def crops(
     if negatives is not None:
         for q in negative_quads(frame.shape[1], frame.shape[0], truths, negatives, NEGATIVES_PER_FRAME):
             out.append((NOT_A_CARD, "none", rectify(frame, q, (CROP_W, CROP_H))))
+        backs = [
+            np.array(c.quad)
+            for c in truths
+            if c.card == "back" and c.visible >= 0.6 and _inside(np.array(c.quad), w, h)
+            and np.linalg.norm(np.array(c.quad[1]) - np.array(c.quad[0])) >= MIN_CARD_PX
+        ]  # fmt: skip
+        for k in negatives.permutation(len(backs))[:BACK_NEGATIVES_PER_FRAME]:
+            q = np.roll(backs[k], 2, axis=0) if negatives.random() < 0.5 else backs[k]
+            out.append((NOT_A_CARD, "back", rectify(frame, _jitter(q, rng), (CROP_W, CROP_H))))
     return out
+
+
+def _inside(q: np.ndarray, w: int, h: int) -> bool:
+    return bool(q[:, 0].min() >= 1 and q[:, 1].min() >= 1 and q[:, 0].max() <= w - 2 and q[:, 1].max() <= h - 2)
 
 
 def negative_quads(
@@ -289,5 +305,6 @@ def build(
         summary["index_part"] = list(INDEX_PART)
         summary["jitter"] = JITTER
         summary["widths"] = list(IDENTIFY_WIDTHS)
+        summary["negatives"] = {"places": NEGATIVES_PER_FRAME, "backs": BACK_NEGATIVES_PER_FRAME}
     (out / "build.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
     return summary
