@@ -22,8 +22,9 @@ from referee.events import Correction, Event, Flip, Ladder, Play
 from referee.tableview import PileView, PlayerView, TableView
 
 # Where a playable card was seen in a player's area: (place, when last seen there, seen there since when, the
-# card seen at that place just before it).
-Sighting = tuple[str, float, float, Card | None]
+# card seen at that place just before it, since when every view of the area has shown it there — None once a view
+# in full sight did not).
+Sighting = tuple[str, float, float, Card | None, float | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,10 +134,14 @@ RECENT_SECONDS = 3.0  # a card seen playable this recently may be the one that j
 # shows again, was a misread of that card. (Shortness alone is no sign: a card flipped onto a waste and played
 # at once is a glimpse too, and a conflict's first copy is often just that.)
 GLIMPSE_SECONDS = 1.0
+# A copy "seen back" in an area (a conflict's second taken back, or the credited player's card never having left)
+# must have shown there in every view for this long: a misread there for a view or two as a hand passes is not a
+# copy (s8/game02: another card read JH for a moment in the credited player's area reassigned a right play).
+STEADY_SECONDS = 0.5
 
 
 def _misread(sighting: Sighting, now: PlayerView) -> bool:
-    place, last, since, before = sighting
+    place, last, since, before, _run = sighting
     return last - since < GLIMPSE_SECONDS and before is not None and now.playable().get(before) == place
 
 
@@ -345,6 +350,16 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         top = tops.get(key)
         return top is not None and top.suit == card.suit and top.rank >= card.rank and key not in suspect
 
+    def shows(pid: str, card: Card) -> tuple[str, float] | None:
+        """(place, since when) if ``pid``'s area, in view, shows ``card`` and every view of it has shown it there
+        for ``STEADY_SECONDS``: a reading there for a view or two is no evidence that a copy came back."""
+        pv = players.get(pid)
+        place = pv.playable().get(card) if pv is not None and not pv.occluded else None
+        seen = state.playable.get(pid, {}).get(card)
+        if place is None or seen is None or seen[0] != place or seen[4] is None or view.t - seen[4] < STEADY_SECONDS:
+            return None
+        return place, seen[4]
+
     def log_returned(key: str, card: Card, who: str, t0: float, source: str | None) -> None:
         nonlocal seq
         if (key, card, who) not in doubles:
@@ -358,12 +373,12 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             p_seq, card, key, who, t0, tracked, held, source, gone_too = entry
             if not still_holds(key, card):
                 continue
-            for pid in gone_too if view.t - t0 <= SECOND_BACK_SECONDS else ():
-                other = players.get(pid)
-                if other is not None and not other.occluded and card in other.playable():
-                    log_returned(key, card, pid, t0, other.playable()[card])
+            for pid in gone_too:
+                other = shows(pid, card)
+                if other is not None and other[1] - t0 <= SECOND_BACK_SECONDS:
+                    log_returned(key, card, pid, t0, other[0])
             back_in = players.get(who)
-            if back_in is None or back_in.occluded or card not in back_in.playable():
+            if back_in is None or shows(who, card) is None:
                 continue
             credited.remove(entry)
             played[who] = played.get(who, frozenset()) - {card}
@@ -484,8 +499,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         if len(gone) != 1:
             # Every other candidate shows the card (never moved, or a conflict's second copy taken back): the play
             # was the one whose card is missing, though their last sight of it may have faded by now.
-            showing = [pid for pid in cands if pid in players and not players[pid].occluded
-                       and card in players[pid].playable()]  # fmt: skip
+            showing = [pid for pid in cands if shows(pid, card) is not None]
             rest = [pid for pid in cands if pid not in showing and card not in played.get(pid, frozenset())]
             if showing and len(rest) == 1 and rest[0] in players and not players[rest[0]].occluded:
                 gone = rest
@@ -514,9 +528,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 back_in = players.get(pid)
                 if pid == gone[0] or pid not in gone_then:
                     continue
-                if back_in is not None and not back_in.occluded and card in back_in.playable():
-                    if view.t - t0 <= SECOND_BACK_SECONDS:
-                        log_returned(key, card, pid, t0, back_in.playable()[card])
+                back = shows(pid, card)
+                if back is not None:
+                    if back[1] - t0 <= SECOND_BACK_SECONDS:
+                        log_returned(key, card, pid, t0, back[0])
                 else:
                     later.append(pid)
             # Watched like a credited play: a copy of the chosen player's that was lifted as the play landed and
@@ -547,15 +562,20 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
 
 def _remember(recent: Mapping[Card, Sighting], pv: PlayerView, t: float) -> dict[Card, Sighting]:
     """A player's playable cards seen in the last ``RECENT_SECONDS``: where, when each was last seen there, since
-    when it has been seen there (gaps under ``RECENT_SECONDS`` allowed) and what that place showed before it."""
+    when it has been seen there (gaps under ``RECENT_SECONDS`` allowed), what that place showed before it, and
+    since when every view has shown it there."""
     seen = {c: pt for c, pt in recent.items() if t - pt[1] <= RECENT_SECONDS}
-    for c, place in pv.playable().items():
-        was = seen.get(c)
-        if was is not None and was[0] == place:
-            seen[c] = (place, t, was[2], was[3])
+    now = pv.playable()
+    for c, was in seen.items():
+        if c not in now:
+            seen[c] = (*was[:4], None)
+    for c, place in now.items():
+        last = seen.get(c)
+        if last is not None and last[0] == place:
+            seen[c] = (place, t, last[2], last[3], last[4] if last[4] is not None else t)
             continue
         there = [(s[1], other) for other, s in seen.items() if s[0] == place and other != c]
-        seen[c] = (place, t, t, max(there, key=lambda lc: lc[0])[1] if there else None)
+        seen[c] = (place, t, t, max(there, key=lambda lc: lc[0])[1] if there else None, t)
     return seen
 
 

@@ -1,6 +1,6 @@
 """Scores the camera chain on rendered games already on disk (oracle by default): one line per game.
 
-python scripts/e2e_dirs.py out/mis1 out/late1 [--models models]
+python scripts/e2e_dirs.py out/mis1 out/late1 [--models models] [--combine sum]
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ def main() -> None:
     ap.add_argument("games", nargs="+", type=Path, help="folders made by `demonref render-game`")
     ap.add_argument("--models", type=Path, help="read the cards with these models instead of the oracle")
     ap.add_argument("--fps", type=float, default=15.0)
+    ap.add_argument("--combine", default="max", choices=("max", "sum"), help="how the identifier pools its views")
     args = ap.parse_args()
     reader = None
     if args.models is not None:
         from vision.models import CardReader
 
-        reader = CardReader.load(args.models)
+        reader = CardReader.load(args.models, combine=args.combine)
     for game in args.games:
         r = evaluate_game(game, reader=reader, process_fps=args.fps)
         keep = ("plays", "recall", "precision", "attribution", "scores_exact", "player_rounds", "flags_found",

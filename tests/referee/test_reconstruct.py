@@ -404,6 +404,7 @@ def test_a_credited_copy_seen_back_in_its_area_was_a_conflicts_second() -> None:
             view(1, (topped("b"),), pv("a", "9C"), pv("b", "QD", (None,))),
             view(2, (topped("b"),), pv("a", "9C"), pv("b", "QD", (None,))),
             view(3, (topped(None),), pv("a", "9C"), pv("b", "QD", ("2S",))),  # b's goes back: a's shows
+            view(3.5, (topped(None),), pv("a", "9C"), pv("b", "QD", ("2S",))),  # and lies there
         ]
     )
     assert plays(events) == [("play", "b", "2S", "s", "line:1", False), ("play", "b", "2S", "s", "line:1", False)]
@@ -435,6 +436,7 @@ def test_two_copies_gone_at_once_and_one_back_is_a_play_and_a_conflicts_second()
             # both 2S leave at once and one lands: nobody can tell whose
             view(1, (pile("s", "2S"),), pv("a", None), pv("b", "QD", (None,))),
             view(2, (pile("s", "2S"),), pv("a", "9C"), pv("b", "QD", ("2S",))),  # b's comes back
+            view(2.5, (pile("s", "2S"),), pv("a", "9C"), pv("b", "QD", ("2S",))),
         ]
     )
     fix = next(e for e in events if isinstance(e, Correction))
@@ -455,6 +457,7 @@ def test_a_conflict_resolves_when_the_second_copy_comes_back_late() -> None:
             view(1, (pile("s", "2S"),), pv("a", None), pv("b", "QD", (None,))),
             view(3.5, (pile("s", "2S"),), pv("a", "9C"), pv("b", "QD", (None,), occluded=True)),
             view(4.5, (pile("s", "2S"),), pv("a", "9C"), pv("b", "QD", ("2S",))),  # b's, 4 s after last seen
+            view(5.0, (pile("s", "2S"),), pv("a", "9C"), pv("b", "QD", ("2S",))),
         ]
     )
     fix = next(e for e in events if isinstance(e, Correction))
@@ -476,6 +479,7 @@ def test_a_conflict_first_resolved_the_wrong_way_is_put_right_when_the_copy_come
             view(3.6, (pile("s", "2S"),), pv("a", None), pv("b", "QD", (None,))),
             view(3.8, (pile("s", "2S"),), pv("a", None), pv("b", "QD", (None,))),
             view(4.5, (pile("s", "2S"),), pv("a", "2S"), pv("b", "QD", (None,))),
+            view(5.0, (pile("s", "2S"),), pv("a", "2S"), pv("b", "QD", (None,))),
         ]
     )
     fixes = [(e.target, e.player) for e in events if isinstance(e, Correction)]
@@ -588,3 +592,28 @@ def test_a_glimpse_of_the_card_landing_where_another_lay_and_lies_again_was_a_mi
     quick += [view(2.6 + t / 10, (pile("c", "6C"),), pv("a", "KS", (), "JH"), pv("b", "QD", (None,))) for t in range(3)]
     (play,) = [e for e in reconstruct(quick) if isinstance(e, Play)]
     assert play.player is None and set(play.extra["candidates"]) == {"a", "b"}
+
+
+def test_a_copy_seen_back_for_a_moment_is_a_misread_not_a_conflicts_second() -> None:
+    """a's 2S was tracked onto the pile; a moment later another card in a's area is read 2S for two views (a
+    hand passing): no copy came back, so the play stays a's and b is not credited."""
+    from referee.events import Correction
+
+    def topped(origin: str | None) -> PileView:
+        return PileView("s", 0.0, 0.0, C("2S"), 0.9, (), origin)
+
+    views = [
+        view(0, (pile("s", "AS"),), pv("a", "QD", ("2S",)), pv("b", "KC", ("2S",))),
+        view(1, (topped("a"),), pv("a", "QD", (None,)), pv("b", "KC", (None,))),
+        view(2, (topped("a"),), pv("a", "QD", ("2S",)), pv("b", "KC", (None,))),
+        view(2.1, (topped("a"),), pv("a", "QD", ("2S",)), pv("b", "KC", (None,))),
+        view(2.2, (topped("a"),), pv("a", "QD", ("9H",)), pv("b", "KC", (None,))),
+        view(3.0, (topped("a"),), pv("a", "QD", ("9H",)), pv("b", "KC", (None,))),
+    ]
+    events = reconstruct(views)
+    assert not any(isinstance(e, Correction) for e in events)
+    assert [s[1] for s in plays(events)] == ["a"]
+    # Lying there for half a second, it is a copy that came back: the play was b's.
+    steady = views[:4] + [view(2.5, (topped("a"),), pv("a", "QD", ("2S",)), pv("b", "KC", (None,)))]
+    fix = [e for e in reconstruct(steady) if isinstance(e, Correction)]
+    assert [(f.player, f.target) for f in fix] == [("b", 1)]
