@@ -614,6 +614,6 @@ def test_a_copy_seen_back_for_a_moment_is_a_misread_not_a_conflicts_second() -> 
     assert not any(isinstance(e, Correction) for e in events)
     assert [s[1] for s in plays(events)] == ["a"]
     # Lying there for half a second, it is a copy that came back: the play was b's.
-    steady = views[:4] + [view(2.5, (topped("a"),), pv("a", "QD", ("2S",)), pv("b", "KC", (None,)))]
+    steady = [*views[:4], view(2.5, (topped("a"),), pv("a", "QD", ("2S",)), pv("b", "KC", (None,)))]
     fix = [e for e in reconstruct(steady) if isinstance(e, Correction)]
     assert [(f.player, f.target) for f in fix] == [("b", 1)]
