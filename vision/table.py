@@ -23,6 +23,7 @@ from vision.synth.faces import BACK_COLOURS
 
 LADDER_REACH_MM = 14 * 21.0  # how far a ladder can grow towards its player
 PILE_RADIUS_MM = 0.6 * CARD_MM[1]  # cards closer than this to a pile's centre belong to that pile
+SECOND_KING_SECONDS = 3.0  # a second copy of a completing King lands this soon after the pile is carried off
 COVER_MM = 30.0  # a card newly lying this close to where one vanished was put on it (it was not lifted)
 ROW_GAP_MM = 2.5 * CARD_MM[0]  # slots of a dealt row lie closer together than this
 MIN_READ = 0.3  # a foundation card read with less probability than this is taken as unread
@@ -249,6 +250,7 @@ class _Pile:
     last_seen: int
     below: Card | None = None  # the top before the current one (shown again if an illegal card is taken back)
     history: set[Card] = field(default_factory=set)  # every card that has been its top
+    carried: tuple[np.ndarray, float] | None = None  # where it lay before it was carried off (completed), and when
 
 
 class TableModel:
@@ -365,7 +367,7 @@ class TableModel:
                     occluded=occluded,
                 )
             )
-        foundations = self._piles(frame, middle)
+        foundations = self._piles(t, frame, middle)
         return TableView(t, frame, foundations, tuple(players))
 
     def _origin_of(self, seen: Seen) -> str | None:
@@ -373,7 +375,7 @@ class TableModel:
         origin, seen_as = self._origin.get(seen.track, (None, None))
         return origin if seen_as == seen.card else None
 
-    def _piles(self, frame: int, middle: list[tuple[Seen, np.ndarray]]) -> tuple[PileView, ...]:
+    def _piles(self, t: float, frame: int, middle: list[tuple[Seen, np.ndarray]]) -> tuple[PileView, ...]:
         """Groups the middle's cards into piles (the highest card of a group is its top: foundations build
         up) and matches them to the known piles by place, or by top card when a pile was carried off."""
         groups: list[list[tuple[Seen, np.ndarray]]] = []
@@ -410,9 +412,20 @@ class TableModel:
                 # A pile carried off (a completed one set aside) shows up elsewhere with its top, or with
                 # the card that completed it as it went.
                 moved = [p for p in free if p.last_seen < frame and _continues(p.top, card)]
+                # The King that completed a pile, another deck's copy, lying where that pile was as it was carried
+                # off: a conflict's second copy (the referee logs it when it goes back), not a pile of one King.
+                second = card is not None and any(
+                    p.carried is not None and p.top == card and _complete(p) and t - p.carried[1] <= SECOND_KING_SECONDS
+                    and np.linalg.norm(p.carried[0] - centre) < PILE_RADIUS_MM
+                    for p in self.piles
+                )  # fmt: skip
+                if second:
+                    continue
                 if moved:
                     pile = moved[0]
                     free.remove(pile)
+                    if _complete(pile) or (card is not None and card.rank == 13):
+                        pile.carried = (pile.xy.copy(), t)
                     pile.xy = centre
                 else:
                     pile = _Pile(f"f{self._next_pile}", centre, card, frame, history={card} if card else set())

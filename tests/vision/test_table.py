@@ -107,6 +107,20 @@ def test_a_pile_completed_as_it_is_set_aside_on_an_earlier_one_keeps_its_id() ->
     assert {str(p.top): p.id for p in v2.foundations} == {"KS": ids["QS"]}
 
 
+def test_a_second_copy_of_the_completing_king_where_the_pile_lay_is_not_a_new_pile() -> None:
+    """p1's KS completes the spade pile and p1 carries it off onto their clubs pile; p2's KS lands a moment later
+    where the spade pile was (a conflict's second copy, taken back soon): no pile of one King there. Long after,
+    a King put there alone is a new pile again, for the rules to judge."""
+    model = two_players()
+    v1 = model.view(0.0, 1, [card_at(450, 500, "QS"), card_at(200, 480, "KC")])
+    ids = {str(p.top): p.id for p in v1.foundations}
+    model.view(1.0, 2, [card_at(204, 485, "KS")])  # carried off as the KS landed
+    v3 = model.view(1.5, 3, [card_at(204, 485, "KS"), card_at(452, 502, "KS")])
+    assert {str(p.top): p.id for p in v3.foundations} == {"KS": ids["QS"]}
+    later = model.view(9.0, 4, [card_at(204, 485, "KS"), card_at(452, 502, "KS")])
+    assert len(later.foundations) == 2
+
+
 def tracked(s: Seen, track: int) -> Seen:
     return Seen(s.quad, s.card, s.back, s.conf, s.candidates, track=track, static=s.static, colour=s.colour)
 
