@@ -136,8 +136,11 @@ RECENT_SECONDS = 3.0  # a card seen playable this recently may be the one that j
 GLIMPSE_SECONDS = 1.0
 # A copy "seen back" in an area (a conflict's second taken back, or the credited player's card never having left)
 # must have shown there in every view for this long: a misread there for a view or two as a hand passes is not a
-# copy (s8/game02: another card read JH for a moment in the credited player's area reassigned a right play).
-STEADY_SECONDS = 0.5
+# copy (s8/game02: another card read JH for a moment in the credited player's area reassigned a right play). Not
+# much longer: a conflict's loser may put their copy back and play it again within 0.6 s, and a hand leaving
+# hides it from a view or two (s10/game02: at 0.5 s that copy was never "back", and the play went to the wrong
+# deck).
+STEADY_SECONDS = 0.2
 
 
 def _misread(sighting: Sighting, now: PlayerView) -> bool:
