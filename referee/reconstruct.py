@@ -15,16 +15,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.cards import ACE, Card
 from referee.events import Correction, Event, Flip, Ladder, Play
 from referee.tableview import PileView, PlayerView, TableView
 
-# Where a playable card was seen in a player's area: (place, when last seen there, seen there since when, the
-# card seen at that place just before it, since when every view of the area has shown it there — None once a view
-# in full sight did not).
-Sighting = tuple[str, float, float, Card | None, float | None]
+
+class Sighting(NamedTuple):
+    """Where a playable card was seen in a player's area."""
+
+    place: str  # demon, line:N, waste
+    last: float  # when last seen there
+    since: float  # seen there since (gaps under RECENT_SECONDS allowed)
+    before: Card | None  # the card seen at that place just before it
+    run: float | None  # since when every view of the area in full sight has shown it there (None: one did not)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,8 +37,7 @@ class ReconState:
     """What the reconstruction has committed so far."""
 
     tops: Mapping[str, Card] = field(default_factory=dict)  # pile id -> top card
-    # player -> card -> (place, last seen there, there since, what lay there before): what each player could
-    # play lately
+    # player -> card -> where and when it was seen: what each player could play lately
     playable: Mapping[str, Mapping[Card, Sighting]] = field(default_factory=dict)
     demon_tops: Mapping[str, Card | None] = field(default_factory=dict)
     next_seq: int = 1  # 0 is the round_start
@@ -143,9 +147,12 @@ GLIMPSE_SECONDS = 1.0
 STEADY_SECONDS = 0.2
 
 
-def _misread(sighting: Sighting, now: PlayerView) -> bool:
-    place, last, since, before, _run = sighting
-    return last - since < GLIMPSE_SECONDS and before is not None and now.playable().get(before) == place
+def _misread(seen: Sighting, now: PlayerView) -> bool:
+    return (
+        seen.last - seen.since < GLIMPSE_SECONDS
+        and seen.before is not None
+        and now.playable().get(seen.before) == seen.place
+    )
 
 
 def _had(
@@ -153,9 +160,9 @@ def _had(
 ) -> list[tuple[str, str]]:
     """(player, place) of each deck that lately had ``card`` playable and has not put that identity down."""
     return [
-        (pid, places[card][0])
+        (pid, places[card].place)
         for pid, places in before.items()
-        if card in places and t - places[card][1] <= RECENT_SECONDS and card not in played.get(pid, frozenset())
+        if card in places and t - places[card].last <= RECENT_SECONDS and card not in played.get(pid, frozenset())
     ]
 
 
@@ -317,7 +324,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 seq += 1
                 if player is not None:
                     if not inferred:
-                        places = tuple((c, state.playable[c][card][0]) for c in candidates
+                        places = tuple((c, state.playable[c][card].place) for c in candidates
                                        if card in state.playable.get(c, {}))  # fmt: skip
                         gone_too = tuple(c for c, _ in places if c != player and c in players
                                          and not players[c].occluded and card not in players[c].playable())  # fmt: skip
@@ -359,9 +366,15 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         pv = players.get(pid)
         place = pv.playable().get(card) if pv is not None and not pv.occluded else None
         seen = state.playable.get(pid, {}).get(card)
-        if place is None or seen is None or seen[0] != place or seen[4] is None or view.t - seen[4] < STEADY_SECONDS:
+        if (
+            place is None
+            or seen is None
+            or seen.place != place
+            or seen.run is None
+            or view.t - seen.run < STEADY_SECONDS
+        ):
             return None
-        return place, seen[4]
+        return place, seen.run
 
     def log_returned(key: str, card: Card, who: str, t0: float, source: str | None) -> None:
         nonlocal seq
@@ -412,7 +425,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             cands = tuple(e.extra["candidates"])
             gone_now = tuple(pid for pid in cands if pid in players and not players[pid].occluded
                              and e.card not in players[pid].playable())  # fmt: skip
-            had = tuple((pid, state.playable[pid][e.card][0]) for pid in cands if e.card in state.playable.get(pid, {}))
+            had = tuple(
+                (pid, state.playable[pid][e.card].place) for pid in cands if e.card in state.playable.get(pid, {})
+            )
             opened.append((e.seq, e.card, cands, e.t, e.pile, gone_now, had))
     # A demon top that is the card of an open unattributed play its player is a candidate for has landed (whoever
     # it turns out to be): the flip need not wait for it.
@@ -567,18 +582,15 @@ def _remember(recent: Mapping[Card, Sighting], pv: PlayerView, t: float) -> dict
     """A player's playable cards seen in the last ``RECENT_SECONDS``: where, when each was last seen there, since
     when it has been seen there (gaps under ``RECENT_SECONDS`` allowed), what that place showed before it, and
     since when every view has shown it there."""
-    seen = {c: pt for c, pt in recent.items() if t - pt[1] <= RECENT_SECONDS}
     now = pv.playable()
-    for c, was in seen.items():
-        if c not in now:
-            seen[c] = (*was[:4], None)
+    seen = {c: s if c in now else s._replace(run=None) for c, s in recent.items() if t - s.last <= RECENT_SECONDS}
     for c, place in now.items():
-        last = seen.get(c)
-        if last is not None and last[0] == place:
-            seen[c] = (place, t, last[2], last[3], last[4] if last[4] is not None else t)
+        was = seen.get(c)
+        if was is not None and was.place == place:
+            seen[c] = was._replace(last=t, run=t if was.run is None else was.run)
             continue
-        there = [(s[1], other) for other, s in seen.items() if s[0] == place and other != c]
-        seen[c] = (place, t, t, max(there, key=lambda lc: lc[0])[1] if there else None, t)
+        there = [(s.last, other) for other, s in seen.items() if s.place == place and other != c]
+        seen[c] = Sighting(place, t, t, max(there, key=lambda lc: lc[0])[1] if there else None, t)
     return seen
 
 

@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 
 import numpy as np
 
-from vision.synth.dataset import plan_frame, render_frame
+from vision.synth.dataset import plan_frame, render_frame, simulate_plan
 from vision.table import back_colour, colour_cost, colour_name
 
 
@@ -30,12 +30,11 @@ def main() -> None:
     for i in range(args.frames):
         plan = plan_frame(args.seed, i)
         frame, truths = render_frame(plan)
-        owners = {t.owner: t for t in truths if t.owner}
         measured: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
         for t in truths:
             if t.card == "back" and t.visible >= 0.9 and t.zone != "hand" and t.owner:
                 measured[t.owner].append(back_colour(frame, np.array(t.quad)))
-        colours = _colours(plan, sorted(owners))
+        colours = {p.id: p.back or "red" for p in simulate_plan(plan)[0].players}  # the renderer's own choice
         pids = sorted(measured)
         if not pids:
             continue
@@ -56,19 +55,6 @@ def main() -> None:
     print(f"nearest named colour: {nearest_ok}/{nearest_n} = {nearest_ok / max(1, nearest_n):.3f}")
     print(f"seats named among the players' colours: {seat_ok}/{seat_n} = {seat_ok / max(1, seat_n):.3f}")
     print("confusions (true -> named):", ", ".join(f"{a}->{b} {n}" for (a, b), n in confused.most_common(12)))
-
-
-def _colours(plan: object, players: list[str]) -> dict[str, str]:
-    """Each player's back colour in the simulated round behind ``plan`` (the renderer's own choice)."""
-    from referee.rules import Rules
-    from referee.simulate import simulate
-
-    rules = Rules.preset(plan.preset)  # type: ignore[attr-defined]
-    rng = np.random.default_rng(plan.seed)  # type: ignore[attr-defined]
-    if plan.players < 4 and rng.random() < 0.3:  # type: ignore[attr-defined]
-        rules = rules.with_options({"line_size": 5})
-    result = simulate(players=plan.players, seed=plan.seed, rules=rules)  # type: ignore[attr-defined]
-    return {p.id: p.back or "red" for p in result.players}
 
 
 if __name__ == "__main__":

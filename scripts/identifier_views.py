@@ -14,7 +14,7 @@ from collections import Counter
 import cv2
 import numpy as np
 
-from vision.detections import polygon_iou
+from vision.detections import FACE, polygon_iou
 from vision.evaluate import labelled
 from vision.models import CardDetector, CardIdentifier, pool_views
 from vision.synth.dataset import FramePlan, render_frame
@@ -75,7 +75,7 @@ def _quads(image: np.ndarray, cards: list, det: CardDetector | None) -> list:  #
     found = det(image)
     out = []
     for i in range(len(found)):
-        if found.cls[i] != 0:
+        if found.cls[i] != FACE:
             continue
         near = [t for t in faces if polygon_iou(np.array(t.quad), found.quads[i]) > 0.5]
         if near:

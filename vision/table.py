@@ -424,7 +424,7 @@ class TableModel:
                 if moved:
                     pile = moved[0]
                     free.remove(pile)
-                    if _complete(pile) or (card is not None and card.rank == 13):
+                    if card is not None and card.rank == 13:  # a completed pile, or completed as it went
                         pile.carried = (pile.xy.copy(), t)
                     pile.xy = centre
                 else:

@@ -17,7 +17,7 @@ import numpy as np
 
 from referee.cards import STANDARD_52
 from referee.rules import PRESETS, Rules
-from referee.simulate import simulate
+from referee.simulate import SimResult, simulate
 from vision.synth.render import make_renderer
 from vision.synth.scene import CardTruth, SceneStyle
 
@@ -68,13 +68,19 @@ def plan_frame(seed: int, index: int, *, val_fraction: float = 0.1, test_fractio
     return FramePlan(split, int(rng.integers(2**31)), players, preset, heldout=split == "test")
 
 
-def render_frame(plan: FramePlan, *, max_width: int | None = None) -> tuple[np.ndarray, list[CardTruth]]:
-    """One random frame: a simulated round stopped at a random moment, in a random scene."""
+def simulate_plan(plan: FramePlan) -> tuple[SimResult, np.random.Generator]:
+    """The simulated round behind ``plan`` (who plays, with which back colours) and the generator, as left, that
+    the rest of the frame is drawn from."""
     rng = np.random.default_rng(plan.seed)
     rules = Rules.preset(plan.preset)
     if plan.players < 4 and rng.random() < 0.3:
         rules = rules.with_options({"line_size": 5})
-    result = simulate(players=plan.players, seed=plan.seed, rules=rules)
+    return simulate(players=plan.players, seed=plan.seed, rules=rules), rng
+
+
+def render_frame(plan: FramePlan, *, max_width: int | None = None) -> tuple[np.ndarray, list[CardTruth]]:
+    """One random frame: a simulated round stopped at a random moment, in a random scene."""
+    result, rng = simulate_plan(plan)
     style = SceneStyle.random(rng)
     if max_width is not None and style.size[0] > max_width:
         # Render straight at the stored size: the table spans the frame either way, so cards keep their size.
