@@ -1,0 +1,140 @@
+"""Records what the card models saw in rendered games once, then replays the table model and the referee on it.
+
+A real-model review of a 60 s game takes minutes, nearly all of it in the detector and identifier. The table
+model (vision/table.py) and the reconstruction (referee/reconstruct.py) only see the tracker's per-frame cards,
+so recording those once lets a change to either be measured on many games in seconds. A replay gives exactly
+the review's figures as long as nothing before the table model changed (detector, identifier, tracker); record
+again after changing those.
+
+python scripts/chain_cache.py record out/e2e-s8/game0{0,1,2} --models models --tag v7
+python scripts/chain_cache.py record out/e2e-s8/game0{0,1,2} --oracle --tag oracle
+python scripts/chain_cache.py replay out/e2e-s8/game0{0,1,2} --tag v7 [--show plays]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from referee.events import Event, RoundStart, read_log
+from vision.calibrate import Calibration
+from vision.capture import Source
+from vision.detections import Detections
+from vision.e2e import compare
+from vision.oracle import oracle_detections
+from vision.pipeline import Chain
+from vision.table import Seen
+
+KEEP = ("plays", "recall", "precision", "attribution", "unattributed", "scores_exact", "player_rounds",
+        "flags_found", "truth_flags", "flags_false", "flags_missed", "plays_missed", "plays_extra")  # fmt: skip
+
+
+def _chain(game: Path, **kw: Any) -> tuple[Chain, list[Event], float | None]:
+    truth = read_log(game / "events.jsonl")
+    start = truth[0]
+    if not isinstance(start, RoundStart):
+        raise SystemExit(f"{game}/events.jsonl does not start with round_start")
+    render = game / "render.json"
+    filmed = json.loads(render.read_text())["seconds"] if render.exists() else None
+    chain = Chain(start.rules, dict(start.options), [(p.id, p.back) for p in start.players], **kw)
+    return chain, truth, filmed
+
+
+def record(game: Path, models: Path | None, tag: str, fps: float) -> dict[str, Any]:
+    """Reviews ``game`` with the models (None: the oracle's detections from truth.jsonl), keeping what was seen."""
+    source = Source.open(game / "game.mp4")
+    every = max(1, round(source.fps / fps))
+    rate = max(1, round(source.fps / every))
+    if models is None:
+        chain, truth, filmed = _chain(game, frame_rate=rate)
+        with (game / "truth.jsonl").open(encoding="utf-8") as f:
+            lines = f.readlines()
+    else:
+        from vision.models import CardReader
+
+        reader = CardReader.load(models)
+        chain, truth, filmed = _chain(game, detect=reader.detector, identify=reader.identifier, frame_rate=rate)
+    frames: list[tuple[float, int, tuple[int, ...], list[Seen]]] = []
+    calibration: Calibration | None = None
+    t = 0.0
+    for frame in source.frames(every):
+        t = frame.t
+        if models is None:
+            if frame.index >= len(lines):
+                break
+            chain.feed(frame.image, frame.t, frame.index, oracle_detections(json.loads(lines[frame.index])))
+        else:
+            chain.feed(frame.image, frame.t, frame.index)
+        if calibration is None and chain.calibration is not None:
+            calibration = chain.calibration  # before the seats are found: the replay finds them again
+        frames.append((frame.t, frame.index, frame.image.shape, list(chain.seen)))
+    chain.finish(t)
+    with (game / f"cache-{tag}.pkl").open("wb") as f:
+        pickle.dump({"models": str(models), "fps": fps, "calibration": calibration, "frames": frames, "end": t}, f)
+    return compare(truth, chain.events, until=filmed)
+
+
+class _Replayed:
+    """Stands in for the tracker: hands back the recorded cards frame by frame."""
+
+    def __init__(self, frames: list[tuple[float, int, tuple[int, ...], list[Seen]]]) -> None:
+        self._seen = iter([s for *_, s in frames])
+
+    def update(self, image: np.ndarray, detections: Detections) -> list[Seen]:
+        return next(self._seen)
+
+
+def replay(game: Path, tag: str) -> tuple[dict[str, Any], Chain]:
+    with (game / f"cache-{tag}.pkl").open("rb") as f:
+        cache = pickle.load(f)
+    chain, truth, filmed = _chain(game, calibration=cache["calibration"])
+    chain.tracks = _Replayed(cache["frames"])  # type: ignore[assignment]
+    chain.detect = lambda image: None  # type: ignore[assignment,return-value]
+    for t, index, shape, _ in cache["frames"]:
+        chain.feed(np.broadcast_to(np.zeros(1, np.uint8), shape), t, index)
+    chain.finish(cache["end"])
+    return compare(truth, chain.events, until=filmed), chain
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("action", choices=("record", "replay"))
+    ap.add_argument("games", nargs="+", type=Path, help="folders made by `demonref evaluate e2e` / `render-game`")
+    ap.add_argument("--models", type=Path, default=Path("models"))
+    ap.add_argument("--oracle", action="store_true", help="record the oracle's readings (truth.jsonl), not the models'")
+    ap.add_argument("--tag", default="models", help="names the recording: GAME/cache-TAG.pkl")
+    ap.add_argument("--fps", type=float, default=15.0)
+    ap.add_argument("--show", choices=("plays",), help="also list the plays missed and extra")
+    args = ap.parse_args()
+    total: dict[str, float] = {}
+    for game in args.games:
+        if args.action == "record":
+            r = record(game, None if args.oracle else args.models, args.tag, args.fps)
+        else:
+            r, _ = replay(game, args.tag)
+        keep = KEEP if args.show else KEEP[:-2]
+        print(game, json.dumps({k: (round(v, 3) if isinstance(v, float) else v) for k, v in r.items() if k in keep}),
+              flush=True)  # fmt: skip
+        for k in ("plays", "unattributed", "scores_exact", "player_rounds", "flags_found", "truth_flags"):
+            total[k] = total.get(k, 0) + r[k]
+        total["hit"] = total.get("hit", 0) + r["recall"] * r["plays"]
+        total["false"] = total.get("false", 0) + len(r["flags_false"])
+        total["extra"] = total.get("extra", 0) + len(r["plays_extra"])
+        total["right"] = total.get("right", 0) + r["attribution"] * r["recall"] * r["plays"]  # about: extras aside
+    if len(args.games) > 1:
+        print("all", json.dumps({"plays": total["plays"], "recovered": round(total["hit"]),
+                                 "recall": round(total["hit"] / total["plays"], 3),
+                                 "precision": round(total["hit"] / max(1, total["hit"] + total["extra"]), 3),
+                                 "attributed_right": round(total["right"]),
+                                 "scores_exact": f"{total['scores_exact']:.0f}/{total['player_rounds']:.0f}",
+                                 "flags": f"{total['flags_found']:.0f}/{total['truth_flags']:.0f}",
+                                 "false_flags": total["false"]}))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
