@@ -14,7 +14,7 @@ Pure and deterministic: ``step(state, view) -> (state, events)``; ``reconstruct(
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from referee.cards import ACE, Card
@@ -69,6 +69,9 @@ class ReconState:
     credited: tuple[
         tuple[int, Card, str, str, float, bool, tuple[tuple[str, str], ...], str | None, tuple[str, ...]], ...
     ] = ()
+    suspect_play: Mapping[str, int] = field(default_factory=dict)  # pile -> seq of the play of its suspect top
+    # pile -> a reading taken for one of its candidates: while it reads so, nothing more has landed
+    decoded: Mapping[str, Card] = field(default_factory=dict)
 
 
 PENDING_SECONDS = 5.0  # how long an unattributed play waits for the areas that were covered
@@ -212,6 +215,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     tops = dict(state.tops)
     played_from: dict[str, set[str]] = {}
     suspect = dict(state.suspect)
+    suspect_play = dict(state.suspect_play)
+    decoded = dict(state.decoded)
     top_by = dict(state.top_by)
     doubles = set(state.doubles)
     unlikely = dict(state.unlikely)
@@ -226,6 +231,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         if who is not None and card is not None:
             played[who] = played.get(who, frozenset()) - {card}
         del suspect[key]
+        suspect_play.pop(key, None)
 
     def _log_doubles(key: str, card: Card, pile: PileView) -> None:
         """Another player's copy of the top card lying on it: logged once, for the rules to judge (a conflict
@@ -257,6 +263,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         for pile in view.foundations:
             key = aliases.get(pile.id, pile.id)  # the log's name for the pile
             before = tops.get(key)
+            if key in decoded:
+                if pile.top == decoded[key]:
+                    continue  # the same reading already decoded as another card: not another card landing
+                del decoded[key]
             if before is None and pile.top is not None and key not in suspect:
                 # A new pile whose top is, or continues, a pile that is no longer where it was: that pile,
                 # moved (a completed pile set aside as its King lands), not a new one.
@@ -266,6 +276,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 if len(gone) == 1:
                     aliases[pile.id] = key = gone[0]
                     before = tops[key]
+            illegal: Card | None = None  # the forbidden top a new card lies on, judged against the lawful one
             if key in suspect:
                 base = suspect[key]
                 if pile.top is not None and pile.top == base:  # the illegal card was taken back
@@ -273,9 +284,15 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     tops[key] = base
                     continue
                 fixed = _consistent(base, pile, vanished)
-                if fixed is not None and _continues(base, fixed):
+                # (A card the rules refused for who played it continues the pile: it lies there still.)
+                if fixed is not None and _continues(base, fixed) and fixed != before:
                     taken_back(key)
                     before = base  # taken back, and the right card already put in its place
+                elif fixed is not None and fixed != before and (base is None or fixed.rank > base.rank):
+                    # Another card on a card the rules forbid is judged as the rules judge it: against the pile's
+                    # last lawful top (an illegal card is no foundation to build on; and a misread illegal top
+                    # followed by the next card of the pile's suit was that suit's card, inferred below).
+                    illegal, before = before, base
             new = _consistent(before, pile, vanished)
             if new is None:
                 continue
@@ -289,6 +306,24 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             if _continues(before, new) or run[0][1]:
                 suspect.pop(key, None)
                 unlikely.pop(key, None)
+                misread = suspect_play.pop(key, None)
+                # (The same card: the rules refused it for who played it or from where; it did land, and the next
+                # card lies on it, so it stays inferred, attributed afresh, and the refused play stays flagged.)
+                # It must be the one card between: the rules replay the corrected play where it was logged.
+                same = [c for c, inferred in run if inferred and illegal is not None and c.rank == illegal.rank
+                        and c != illegal and _continues(before, c)]  # fmt: skip
+                if misread is not None and illegal is not None and same:
+                    # The next card of the pile's suit landed on the forbidden top: that top was this suit's card,
+                    # misread. Its play is corrected (who played it stays as credited) instead of inferring it.
+                    events.append(Correction(seq=seq, t=view.t, action="fix-card", by="camera", target=misread,
+                                             card=same[0], extra={"frame": view.frame},
+                                             reason=f"{new} landed on it: the {illegal} was the {same[0]}, misread"))  # fmt: skip
+                    seq += 1
+                    run = [(c, inferred) for c, inferred in run if c != same[0]]
+                    who = top_by.get(key)
+                    if who is not None:
+                        played[who] = (played.get(who, frozenset()) - {illegal}) | {same[0]}
+                    logged_illegal.pop((key, illegal), None)
             else:
                 # A top the rules forbid is far likelier a misread than an illegal play: it must lie there a
                 # while first, and the same card on the same pile is logged once however often it is misread.
@@ -301,6 +336,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 logged_illegal[(key, new)] = None
                 del unlikely[key]
                 suspect[key] = before  # the rules will flag it; it may well be taken back
+                suspect_play[key] = -1  # the play logged next
             for card, inferred in run:
                 origin = pile.origin if card == new else None  # a tracked card is the one on top
                 player, source, candidates = _attribute(card, state.playable, players, view.t, played, origin)
@@ -320,6 +356,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                                        extra={"frame": view.frame, "seen_late": True}))  # fmt: skip
                     seq += 1
                     late_flips[player] = card
+                if card == new and suspect_play.get(key) == -1:
+                    suspect_play[key] = seq
                 events.append(Play(seq=seq, t=view.t, player=player, card=card, pile=key, source=source, extra=extra))
                 seq += 1
                 if player is not None:
@@ -339,6 +377,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     if source is not None:
                         played_from.setdefault(player, set()).add(source)
             tops[key] = new
+            if new != pile.top and pile.top is not None:
+                decoded[key] = pile.top
             _log_doubles(key, new, pile)
         # A forbidden card its player took back (it shows in their area, not on the pile) may be played there
         # again, and that is a new illegal play to log.
@@ -575,6 +615,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         unlikely,
         logged_illegal,
         tuple(credited),
+        suspect_play,
+        decoded,
     ), events
 
 
@@ -592,6 +634,13 @@ def _remember(recent: Mapping[Card, Sighting], pv: PlayerView, t: float) -> dict
         there = [(s.last, other) for other, s in seen.items() if s.place == place and other != c]
         seen[c] = Sighting(place, t, t, max(there, key=lambda lc: lc[0])[1] if there else None, t)
     return seen
+
+
+def refused(state: ReconState, pile: str, seq: int, lawful: Card | None) -> ReconState:
+    """The rules refused play ``seq`` onto ``pile`` (for its card, who played it or from where), leaving ``lawful``
+    on top (None: no pile): cards landing there next are judged against that, as the rules will judge them, and a
+    card of the pile's suit on the refused one makes it a misreading (see ``step``)."""
+    return replace(state, suspect={**state.suspect, pile: lawful}, suspect_play={**state.suspect_play, pile: seq})
 
 
 def reconstruct(views: Iterable[TableView]) -> list[Event]:

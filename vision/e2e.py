@@ -37,10 +37,11 @@ def compare(truth: list[Event], chain: list[Event], *, until: float | None = Non
     true_plays = [e for e in truth if isinstance(e, Play) and e.seq not in bad]
     chain_state = replay(chain)
     reassigned = {e.target: e.player for e in chain if isinstance(e, Correction) and e.action == "reassign"}
+    recarded = {e.target: e.card for e in chain if isinstance(e, Correction) and e.action == "fix-card"}
     # Plays the chain's referee refused are scored as flags (found or false), not as plays.
     refused = {v.seq for v in chain_state.flags if v.code != "unattributed"}
-    chain_plays = [replace(e, player=reassigned.get(e.seq, e.player)) for e in chain
-                   if isinstance(e, Play) and e.seq not in refused]  # fmt: skip
+    chain_plays = [replace(e, player=reassigned.get(e.seq, e.player), card=recarded.get(e.seq) or e.card)
+                   for e in chain if isinstance(e, Play) and e.seq not in refused]  # fmt: skip
     names = pile_names(true_plays, chain_plays)
     chain_plays = [replace(e, pile=names.get(e.pile, e.pile)) for e in chain_plays]
     want = Counter((str(e.card), e.pile) for e in true_plays)

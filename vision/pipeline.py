@@ -7,7 +7,10 @@ chain's own logic.
 
 Order of business at the start of a video: calibration (markers, else card sizes), then the seats from the
 first frames in which the dealt table lies still, then ``round_start``; from there every processed frame
-becomes a ``TableView``, marked settled once its foundations have not changed for a few frames.
+becomes a ``TableView``. Each foundation pile settles on its own: the referee is shown a pile's new top (or the
+pile's coming or going) once it has held for a few frames, and the pile as it was until then. (Settling the table
+as a whole waited for every pile to hold at once; with real readings some pile flickers in most frames, and a
+play could go unlogged for seconds or for good.)
 """
 
 from __future__ import annotations
@@ -18,18 +21,20 @@ from typing import Any
 
 import numpy as np
 
-from referee.events import Event, Out, PlayerSpec, RoundEnd, RoundStart
+from referee.events import Event, Out, Play, PlayerSpec, RoundEnd, RoundStart
 from referee.game import RoundState, Verdict, apply, initial
-from referee.reconstruct import ReconState, step
+from referee.reconstruct import ReconState, refused, step
 from referee.rules import Rules
-from referee.tableview import TableView
+from referee.tableview import PileView, TableView
 from vision.calibrate import Calibration, CalibrationError, from_card_sizes, from_markers
 from vision.detections import Detections
 from vision.table import Seen, TableModel, find_seats
 from vision.track import CardTracks
 
-SETTLE_FRAMES = 3  # processed frames a foundation change must hold before it is committed
+SETTLE_FRAMES = 3  # processed frames a foundation pile's change must hold before it is committed
 SEAT_FRAMES = 3  # processed frames the dealt table must lie still before seats are taken
+# Verdicts that leave a play's card off its foundation in the rules' record though it lies there on the table.
+REFUSED = frozenset({"wrong-suit", "wrong-rank", "not-an-ace", "duplicate-card", "not-playable"})
 
 
 @dataclass
@@ -69,6 +74,7 @@ class Chain:
         self._still = 0
         self._last_key: object = None
         self._run = 0
+        self._settled = SettledPiles()
         self.processed = 0
         self.notes: list[str] = []
 
@@ -87,6 +93,11 @@ class Chain:
                 if match:
                     quad = np.asarray(match[0].quad).round(1).tolist()
             self.flags.append(Flag(v, frame, event.t, quad))
+        if isinstance(event, Play) and any(v.code in REFUSED for v in verdicts):
+            # The rules' pile stays as it was: what lands there next is judged against that (a misreading, or
+            # a play credited to the wrong deck, would otherwise make every later card of the pile illegal too).
+            pile = self.state.foundations.get(event.pile)
+            self.recon = refused(self.recon, event.pile, event.seq, pile.cards[-1] if pile and pile.cards else None)
         if self.on_event is not None:
             self.on_event(event)
 
@@ -126,9 +137,9 @@ class Chain:
                 return []
         view = self.model.view(t, frame, self.seen)
         key = tuple((p.id, p.top) for p in view.foundations)
-        self._run = self._run + 1 if key == self._last_key else 1
+        self._run = self._run + 1 if key == self._last_key else 1  # the whole middle unchanged (for Out)
         self._last_key = key
-        view = replace(view, settled=self._run >= SETTLE_FRAMES)
+        view = replace(view, foundations=self._settled.update(view.foundations), settled=True)
         self.recon, events = step(self.recon, view)
         for e in events:
             self._emit(e, frame)
@@ -139,7 +150,7 @@ class Chain:
     def _call_out(self, view: TableView, frame: int) -> None:
         """Out, as it happens, for a player whose demon the referee counts as empty and the camera sees empty
         (so plays after it are judged late); one Out a round."""
-        if not view.settled or any(isinstance(e, Out) for e in self.events):
+        if self._run < SETTLE_FRAMES or any(isinstance(e, Out) for e in self.events):
             return
         for pv in view.players:
             player = self.state.players.get(pv.id)
@@ -191,3 +202,33 @@ class Chain:
                 seq += 1
         self._emit(RoundEnd(seq=seq, t=t, reason=reason), frame)
         return self.events[before:]
+
+
+class SettledPiles:
+    """Each foundation pile as the referee is shown it: a new top, a new pile or a pile gone is passed on once it
+    has held for ``SETTLE_FRAMES`` processed frames; until then the pile as last settled (moved where it lies)."""
+
+    def __init__(self) -> None:
+        self.shown: dict[str, PileView] = {}
+        self.runs: dict[str, tuple[object, int]] = {}  # pile id -> (its top now, or None when unseen; frames held)
+
+    def update(self, piles: Sequence[PileView]) -> tuple[PileView, ...]:
+        now = {p.id: p for p in piles}
+        for pid in set(now) | set(self.shown) | set(self.runs):
+            pile = now.get(pid)
+            state = ("top", pile.top) if pile is not None else ("gone",)
+            last, run = self.runs.get(pid, (None, 0))
+            run = run + 1 if last == state else 1
+            self.runs[pid] = (state, run)
+            if run >= SETTLE_FRAMES:
+                if pile is None:
+                    self.shown.pop(pid, None)
+                    del self.runs[pid]
+                else:
+                    self.shown[pid] = pile
+            elif pile is not None and pid in self.shown:
+                old = self.shown[pid]
+                self.shown[pid] = replace(old, x=pile.x, y=pile.y)
+        for pid in [p for p, (state, _) in self.runs.items() if p not in self.shown and state == ("gone",)]:
+            del self.runs[pid]  # seen for a frame or two, never settled: a misreading
+        return tuple(self.shown[pid] for pid in sorted(self.shown))

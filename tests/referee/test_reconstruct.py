@@ -617,3 +617,34 @@ def test_a_copy_seen_back_for_a_moment_is_a_misread_not_a_conflicts_second() -> 
     steady = [*views[:4], view(2.5, (topped("a"),), pv("a", "QD", ("2S",)), pv("b", "KC", (None,)))]
     fix = [e for e in reconstruct(steady) if isinstance(e, Correction)]
     assert [(f.player, f.target) for f in fix] == [("b", 1)]
+
+
+def test_a_forbidden_top_followed_by_the_next_card_of_the_piles_suit_was_that_suits_card_misread() -> None:
+    # b's 6H lands on the 5H pile and reads 6D for a second (the rules forbid it); then a's 7H lands on it.
+    events = reconstruct(
+        [
+            view(0, (pile("h", "5H"),), pv("a", "7H"), pv("b", "6H")),
+            view(1, (pile("h", "6D"),), pv("a", "7H"), pv("b", "2C")),
+            view(2, (pile("h", "6D"),), pv("a", "7H"), pv("b", "2C")),  # lies there: logged, for the rules
+            view(3, (pile("h", "7H"),), pv("a", "9S"), pv("b", "2C")),
+        ]
+    )
+    assert plays(events) == [("play", None, "6D", "h", None, False), ("play", "a", "7H", "h", "demon", False)]
+    fix = [e for e in events if isinstance(e, Correction)]
+    assert [(f.action, f.target, str(f.card)) for f in fix] == [("fix-card", events[0].seq, "6H")]
+
+
+def test_a_card_on_a_pile_started_without_an_ace_is_judged_as_the_rules_judge_it() -> None:
+    # A misread new pile (JD, then QD as the hand moves) is no foundation: the AD that shows next starts the pile.
+    events = reconstruct(
+        [
+            view(0, (), pv("a", "AD"), pv("b", "2D")),
+            view(1, (pile("x", "JD"),), pv("a", "AD"), pv("b", "2D")),
+            view(2, (pile("x", "JD"),), pv("a", "AD"), pv("b", "2D")),  # lies there: logged, for the rules
+            view(2.2, (pile("x", "QD"),), pv("a", "AD"), pv("b", "2D")),
+            view(2.4, (pile("x", "AD"),), pv("a", "5C"), pv("b", "2D")),
+            view(3.4, (pile("x", "2D"),), pv("a", "5C"), pv("b", "7S")),
+        ]
+    )
+    assert plays(events)[-2:] == [("play", "a", "AD", "x", "demon", False), ("play", "b", "2D", "x", "demon", False)]
+    assert "QD" not in [p[2] for p in plays(events)]
