@@ -648,3 +648,13 @@ def test_a_card_on_a_pile_started_without_an_ace_is_judged_as_the_rules_judge_it
     )
     assert plays(events)[-2:] == [("play", "a", "AD", "x", "demon", False), ("play", "b", "2D", "x", "demon", False)]
     assert "QD" not in [p[2] for p in plays(events)]
+
+
+def test_a_forbidden_top_read_unsurely_is_no_illegal_play_unless_its_card_left_an_area() -> None:
+    def unsure(top: str) -> PileView:
+        return PileView("h", 0.0, 0.0, C(top), 0.4)
+
+    still = [view(t, (unsure("9C") if t else pile("h", "5H"),), pv("a", "7S"), pv("b", "6H")) for t in (0, 1, 2, 3)]
+    assert plays(reconstruct(still)) == []  # nobody's 9C went anywhere: a misreading of the 5H pile
+    left = [view(t, (unsure("9C") if t else pile("h", "5H"),), pv("a", "9C" if t == 0 else "7S")) for t in (0, 1, 2, 3)]
+    assert plays(reconstruct(left)) == [("play", "a", "9C", "h", "demon", False)]  # a's 9C did: for the rules
