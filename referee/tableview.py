@@ -1,7 +1,7 @@
 """TableView: what the vision side saw of the table at one moment (plain data, no pixels).
 
-The camera pipeline sends one per processed frame once the view is stable; ``referee.reconstruct`` turns
-successive views into events.
+The camera pipeline sends one per processed frame, each foundation pile as it last held still;
+``referee.reconstruct`` turns successive views into events.
 """
 
 from __future__ import annotations
@@ -61,7 +61,9 @@ class TableView:
     foundations: tuple[PileView, ...] = ()
     players: tuple[PlayerView, ...] = ()
     removed: tuple[str, ...] = field(default=())  # foundations taken off the table (completed piles)
-    settled: bool = True  # the foundations have been still long enough to commit; players' areas are read every view
+    # The foundations shown may be committed (the camera chain passes each pile only once it has held still, so
+    # its views are all settled); players' areas are read in every view.
+    settled: bool = True
 
     def player(self, pid: str) -> PlayerView | None:
         return next((p for p in self.players if p.id == pid), None)
