@@ -281,6 +281,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     aliases[pile.id] = key = gone[0]
                     before = tops[key]
             illegal: Card | None = None  # the forbidden top a new card lies on, judged against the lawful one
+            logging_illegal = False  # the play of ``new`` logged below is one the rules will refuse
             if key in suspect:
                 base = suspect[key]
                 if pile.top is not None and pile.top == base:  # the illegal card was taken back
@@ -343,7 +344,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 logged_illegal[(key, new)] = None
                 del unlikely[key]
                 suspect[key] = before  # the rules will flag it; it may well be taken back
-                suspect_play[key] = -1  # the play logged next
+                logging_illegal = True
             for card, inferred in run:
                 origin = pile.origin if card == new else None  # a tracked card is the one on top
                 player, source, candidates = _attribute(card, state.playable, players, view.t, played, origin)
@@ -363,7 +364,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                                        extra={"frame": view.frame, "seen_late": True}))  # fmt: skip
                     seq += 1
                     late_flips[player] = card
-                if card == new and suspect_play.get(key) == -1:
+                if card == new and logging_illegal:
                     suspect_play[key] = seq
                 events.append(Play(seq=seq, t=view.t, player=player, card=card, pile=key, source=source, extra=extra))
                 seq += 1

@@ -21,11 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from referee.events import Event, RoundStart, read_log
+from referee.events import Event
 from vision.calibrate import Calibration
 from vision.capture import Source
 from vision.detections import Detections
-from vision.e2e import compare
+from vision.e2e import compare, load_game
 from vision.oracle import oracle_detections
 from vision.pipeline import Chain
 from vision.table import Seen
@@ -35,12 +35,7 @@ KEEP = ("plays", "recall", "precision", "attribution", "unattributed", "scores_e
 
 
 def _chain(game: Path, **kw: Any) -> tuple[Chain, list[Event], float | None]:
-    truth = read_log(game / "events.jsonl")
-    start = truth[0]
-    if not isinstance(start, RoundStart):
-        raise SystemExit(f"{game}/events.jsonl does not start with round_start")
-    render = game / "render.json"
-    filmed = json.loads(render.read_text())["seconds"] if render.exists() else None
+    truth, start, filmed = load_game(game)
     chain = Chain(start.rules, dict(start.options), [(p.id, p.back) for p in start.players], **kw)
     return chain, truth, filmed
 

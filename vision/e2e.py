@@ -104,21 +104,27 @@ def pile_names(truth: list[Play], chain: list[Play]) -> dict[str, str]:
     return {c_ids[i]: t_ids[j] for i, j in enumerate(x) if j >= 0 and cost[i, j] < 1e6}
 
 
+def load_game(game: Path) -> tuple[list[Event], RoundStart, float | None]:
+    """A rendered game's true log, its round_start, and how many seconds were filmed (None: all of it)."""
+    truth = read_log(game / "events.jsonl")
+    start = truth[0]
+    if not isinstance(start, RoundStart):
+        raise ValueError(f"{game}/events.jsonl does not start with round_start")
+    filmed = json.loads((game / "render.json").read_text())["seconds"] if (game / "render.json").exists() else None
+    return truth, start, filmed
+
+
 def evaluate_game(game: Path, *, reader: Any | None = None, process_fps: float = 15.0) -> dict[str, Any]:
     """Reviews a rendered game (``reader`` None: the oracle's detections from truth.jsonl) and compares the
     chain's log with the truth. The review goes to ``game/review-oracle`` or ``game/review-models``."""
     from vision.review import review
 
-    truth = read_log(game / "events.jsonl")
-    start = truth[0]
-    if not isinstance(start, RoundStart):
-        raise ValueError(f"{game}/events.jsonl does not start with round_start")
+    truth, start, filmed = load_game(game)
     players = [(p.id, p.back) for p in start.players]
     out = game / ("review-oracle" if reader is None else "review-models")
     result = review(game / "game.mp4", out, rules=start.rules, options=dict(start.options), players=players,
                     reader=reader, truth=game / "truth.jsonl" if reader is None else None,
                     process_fps=process_fps, annotate=reader is not None, report=reader is not None)  # fmt: skip
-    filmed = json.loads((game / "render.json").read_text())["seconds"] if (game / "render.json").exists() else None
     r = compare(truth, result.events, until=filmed)
     r["seconds"] = round(result.seconds, 2)
     r["notes"] = result.notes

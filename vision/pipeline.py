@@ -210,25 +210,25 @@ class SettledPiles:
 
     def __init__(self) -> None:
         self.shown: dict[str, PileView] = {}
-        self.runs: dict[str, tuple[object, int]] = {}  # pile id -> (its top now, or None when unseen; frames held)
+        # pile id -> what it shows now (("top", card), or ("gone",) when not seen) and for how many frames
+        self.runs: dict[str, tuple[tuple[object, ...], int]] = {}
 
     def update(self, piles: Sequence[PileView]) -> tuple[PileView, ...]:
         now = {p.id: p for p in piles}
-        for pid in set(now) | set(self.shown) | set(self.runs):
+        for pid in set(now) | set(self.runs):
             pile = now.get(pid)
+            if pile is None and pid not in self.shown:
+                del self.runs[pid]  # seen for a frame or two, never settled: a misreading
+                continue
             state = ("top", pile.top) if pile is not None else ("gone",)
-            last, run = self.runs.get(pid, (None, 0))
+            last, run = self.runs.get(pid, ((), 0))
             run = run + 1 if last == state else 1
             self.runs[pid] = (state, run)
             if run >= SETTLE_FRAMES:
                 if pile is None:
-                    self.shown.pop(pid, None)
-                    del self.runs[pid]
+                    del self.shown[pid], self.runs[pid]
                 else:
                     self.shown[pid] = pile
             elif pile is not None and pid in self.shown:
-                old = self.shown[pid]
-                self.shown[pid] = replace(old, x=pile.x, y=pile.y)
-        for pid in [p for p, (state, _) in self.runs.items() if p not in self.shown and state == ("gone",)]:
-            del self.runs[pid]  # seen for a frame or two, never settled: a misreading
+                self.shown[pid] = replace(self.shown[pid], x=pile.x, y=pile.y)
         return tuple(self.shown[pid] for pid in sorted(self.shown))
