@@ -72,6 +72,8 @@ class ReconState:
     suspect_play: Mapping[str, int] = field(default_factory=dict)  # pile -> seq of the play of its suspect top
     # pile -> a reading taken for one of its candidates: while it reads so, nothing more has landed
     decoded: Mapping[str, Card] = field(default_factory=dict)
+    # player -> cards that have left their demon: none of them can show on it again but one taken back from a play
+    demon_left: Mapping[str, frozenset[Card]] = field(default_factory=dict)
 
 
 PENDING_SECONDS = 5.0  # how long an unattributed play waits for the areas that were covered
@@ -221,6 +223,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     suspect = dict(state.suspect)
     suspect_play = dict(state.suspect_play)
     decoded = dict(state.decoded)
+    demon_left = dict(state.demon_left)
     top_by = dict(state.top_by)
     doubles = set(state.doubles)
     unlikely = dict(state.unlikely)
@@ -450,6 +453,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                       and card not in players[pid].playable() and card not in played.get(pid, frozenset())]  # fmt: skip
             if back_in.playable()[card] == "demon" and demon_tops.get(who) != card:
                 demon_tops[who] = card  # back where it was: not a new flip
+                demon_left[who] = demon_left.get(who, frozenset()) - {card}
                 trail[who] = ((card, 2),)
             if len(others) != 1:
                 continue
@@ -496,9 +500,14 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             continue
         old = demon_tops.get(pid)
         target = pv.demon_top if pv.demon_visible else old
+        # A card that left the demon showing on it again is a misreading of the top (two readings of one card
+        # taking turns would otherwise be flip after flip, the demon counted empty and a false Out).
+        left = demon_left.get(pid, frozenset())
+        if target in left:
+            target = old
         # Cards that showed on the demon (for more than a glance) and left between two settled views are flipped
         # through in order, each accounted for (line or foundation) before the next.
-        steps = [c for c, n in trail.get(pid, ()) if n >= 2 and c not in (old, target)] + [target]
+        steps = [c for c, n in trail.get(pid, ()) if n >= 2 and c not in (old, target) and c not in left] + [target]
         cur = old
         demon_played = "demon" in played_from.get(pid, set()) or (pid, cur) in open_demon_plays
         for nxt in steps:
@@ -530,6 +539,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             if state.started and nxt is not None and nxt != cur:
                 events.append(Flip(seq=seq, t=view.t, player=pid, card=nxt, extra={"frame": view.frame}))
                 seq += 1
+            if state.started and cur is not None and nxt is not None and nxt != cur:  # not while it shows a back
+                demon_left[pid] = demon_left.get(pid, frozenset()) | {cur}
             cur = nxt
         demon_tops[pid] = cur
         if cur == target:  # caught up: the trail starts again from the committed top
@@ -625,6 +636,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         tuple(credited),
         suspect_play,
         decoded,
+        demon_left,
     ), events
 
 

@@ -31,7 +31,7 @@ from vision.pipeline import Chain
 from vision.table import Seen
 
 KEEP = ("plays", "recall", "precision", "attribution", "unattributed", "scores_exact", "player_rounds",
-        "flags_found", "truth_flags", "flags_false", "flags_missed", "plays_missed", "plays_extra")  # fmt: skip
+        "flags_found", "truth_flags", "flags_false", "flags_missed", "misattributed", "plays_missed", "plays_extra")  # fmt: skip
 
 
 def _chain(game: Path, **kw: Any) -> tuple[Chain, list[Event], float | None]:
@@ -40,7 +40,9 @@ def _chain(game: Path, **kw: Any) -> tuple[Chain, list[Event], float | None]:
     return chain, truth, filmed
 
 
-def record(game: Path, models: Path | None, tag: str, fps: float) -> dict[str, Any]:
+def record(
+    game: Path, models: Path | None, tag: str, fps: float, detector: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Reviews ``game`` with the models (None: the oracle's detections from truth.jsonl), keeping what was seen."""
     source = Source.open(game / "game.mp4")
     every = max(1, round(source.fps / fps))
@@ -53,6 +55,8 @@ def record(game: Path, models: Path | None, tag: str, fps: float) -> dict[str, A
         from vision.models import CardReader
 
         reader = CardReader.load(models)
+        for k, v in (detector or {}).items():
+            setattr(reader.detector, k, v)
         chain, truth, filmed = _chain(game, detect=reader.detector, identify=reader.identifier, frame_rate=rate)
     frames: list[tuple[float, int, tuple[int, ...], list[Seen]]] = []
     calibration: Calibration | None = None
@@ -104,15 +108,20 @@ def main() -> None:
     ap.add_argument("--oracle", action="store_true", help="record the oracle's readings (truth.jsonl), not the models'")
     ap.add_argument("--tag", default="models", help="names the recording: GAME/cache-TAG.pkl")
     ap.add_argument("--fps", type=float, default=15.0)
-    ap.add_argument("--show", choices=("plays",), help="also list the plays missed and extra")
+    ap.add_argument("--detector-iou", type=float, help="record with this ultralytics suppression IoU")
+    ap.add_argument("--same-card", type=float, help="record with this same-card distance (0: none)")
+    ap.add_argument("--show", choices=("plays",), help="also list the plays misattributed, missed and extra")
     args = ap.parse_args()
     total: dict[str, float] = {}
     for game in args.games:
         if args.action == "record":
-            r = record(game, None if args.oracle else args.models, args.tag, args.fps)
+            detector: dict[str, Any] = {} if args.detector_iou is None else {"iou": args.detector_iou}
+            if args.same_card is not None:
+                detector["same_card_gap"] = args.same_card or None
+            r = record(game, None if args.oracle else args.models, args.tag, args.fps, detector)
         else:
             r, _ = replay(game, args.tag)
-        keep = KEEP if args.show else KEEP[:-2]
+        keep = KEEP if args.show else KEEP[:-3]
         print(game, json.dumps({k: (round(v, 3) if isinstance(v, float) else v) for k, v in r.items() if k in keep}),
               flush=True)  # fmt: skip
         for k in ("plays", "unattributed", "scores_exact", "player_rounds", "flags_found", "truth_flags"):

@@ -2,7 +2,7 @@
 its non-maximum-suppression IoU vary, on fresh renders of *training* deck designs (never the held-out designs
 or the real photos, which stay for evaluation).
 
-python scripts/detector_sweep.py [--frames 20] [--iou 0.7 0.8 0.9] [--conf 0.2 0.35 0.5]
+python scripts/detector_sweep.py [--frames 20] [--iou 0.7 0.8 0.9] [--conf 0.2 0.35 0.5] [--same-card 0.1 0.14]
 python scripts/detector_sweep.py --quads   # how far the detector's quads lie from cards lying clear
 """
 
@@ -13,7 +13,7 @@ from collections import Counter
 
 import numpy as np
 
-from vision.detections import BACK, card_corners
+from vision.detections import BACK, card_corners, same_card
 from vision.evaluate import _match, labelled, multiset_counts
 from vision.models import CardReader
 from vision.synth.dataset import NOT_A_CARD, FramePlan, render_frame
@@ -27,6 +27,9 @@ def main() -> None:
     ap.add_argument("--frames", type=int, default=20)
     ap.add_argument("--iou", type=float, nargs="+", default=[0.7, 0.8, 0.9])
     ap.add_argument("--conf", type=float, nargs="+", default=[0.2, 0.35, 0.5])
+    ap.add_argument("--same-card", type=float, nargs="*", default=[],
+                    help="also: ultralytics' suppression at --iou's last value, then vision.detections.same_card "
+                    "at these distances (share of a card, across = along)")  # fmt: skip
     ap.add_argument("--quads", action="store_true", help="measure the quads' errors instead (identifier jitter)")
     args = ap.parse_args()
     reader = CardReader.load()
@@ -39,9 +42,13 @@ def main() -> None:
         quad_errors(reader, frames)
         return
     print("nms_iou conf  det_recall det_precision  identity_recall identity_precision")
-    for iou in args.iou:
+    settings: list[tuple[str, float, float | None]] = [(f"{iou:7.2f}", iou, None) for iou in args.iou]
+    settings += [(f"{args.iou[-1]:.2f}+{d:.2f}", args.iou[-1], d) for d in args.same_card]
+    for name, iou, dist in settings:
         reader.detector.iou = iou
         found_all = [reader.detector(image) for image, _ in frames]
+        if dist is not None:
+            found_all = [same_card(f, across=dist, along=dist) for f in found_all]
         read_all = [reader.identifier(image, found) for (image, _), found in zip(frames, found_all, strict=True)]
         for conf in args.conf:
             det, ids = Counter[str](), Counter[str]()
@@ -61,7 +68,7 @@ def main() -> None:
             def rp(c: Counter[str]) -> str:
                 return f"{c['tp'] / max(1, c['tp'] + c['fn']):.3f} {c['tp'] / max(1, c['tp'] + c['fp']):.3f}"
 
-            print(f"{iou:7.2f} {conf:4.2f}  {rp(det)}  {rp(ids)}", flush=True)
+            print(f"{name:>9} {conf:4.2f}  {rp(det)}  {rp(ids)}", flush=True)
 
 
 def quad_errors(reader: CardReader, frames: list[tuple[np.ndarray, list[CardTruth]]]) -> None:

@@ -101,6 +101,30 @@ def card_corners(quad: np.ndarray) -> np.ndarray:
     return q
 
 
+def same_card(dets: Detections, *, across: float, along: float) -> Detections:
+    """Keeps one box of each card: going from the most confident, a box is dropped when its centre lies within
+    ``across`` card widths and ``along`` card heights of a kept box of the same class. Cards fanned or stacked
+    in a ladder lie a fifth of a card or more apart and are all kept; two boxes of one card lie closer. (The
+    detector's own suppression compares boxes by their overlap, and neighbouring cards of a fan overlap as much
+    as two boxes of one card do, so it keeps one card of a fan.)"""
+    if len(dets) < 2:
+        return dets
+    corners = np.stack([card_corners(q) for q in dets.quads])
+    centres = corners.mean(axis=1)
+    u = corners[:, 1] - corners[:, 0]  # across the card, its width long
+    v = corners[:, 3] - corners[:, 0]  # along the card, its height long
+    kept: list[int] = []
+    for i in np.argsort(-dets.conf, kind="stable"):
+        d = centres[i] - centres[kept]
+        k = np.array(kept, int)
+        near = (np.abs((d * u[k]).sum(axis=1)) < across * (u[k] ** 2).sum(axis=1)) & (
+            np.abs((d * v[k]).sum(axis=1)) < along * (v[k] ** 2).sum(axis=1)
+        )
+        if not np.any(near & (dets.cls[k] == dets.cls[i])):
+            kept.append(int(i))
+    return dets[np.array(sorted(kept), int)]
+
+
 def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
     """IoU of two convex quads."""
     pa, pb = a.astype(np.float32).reshape(-1, 2), b.astype(np.float32).reshape(-1, 2)

@@ -63,6 +63,12 @@ def compare(truth: list[Event], chain: list[Event], *, until: float | None = Non
         "recall": hit / max(1, sum(want.values())),
         "precision": hit / max(1, sum(got.values())),
         "attribution": right / max(1, len(attributed)),
+        # Plays recovered but not given to the one who played them, by where the card came from.
+        "misattributed": sorted(
+            f"{owner[(str(e.card), e.pile)].source or '?'} {e.card} {owner[(str(e.card), e.pile)].player}>{e.player}"
+            for e in attributed
+            if e.player != owner[(str(e.card), e.pile)].player
+        ),
         "unattributed": sum(1 for e in chain_plays if e.player is None),
         "scores_exact": sum(1 for p in t_scores if t_scores[p] == c_scores.get(p)),
         "player_rounds": len(t_scores),

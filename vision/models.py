@@ -16,7 +16,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.detections import BACK, Detections, card_corners, from_ultralytics
+from vision.detections import BACK, Detections, card_corners, from_ultralytics, same_card
 from vision.synth.dataset import CROP_H, CROP_W, INDEX_H, INDEX_PART_V1, INDEX_W, NOT_A_CARD, rectify
 from vision.train import MODELS, offline_ultralytics
 
@@ -136,7 +136,13 @@ class CardDetector:
     imgsz: int = 640
     conf: float = 0.35
     backend: str = "auto"
-    iou: float = 0.7  # non-maximum suppression between oriented boxes
+    iou: float = 0.7  # non-maximum suppression between oriented boxes (ultralytics', by overlap)
+    # Then `vision.detections.same_card` at this distance (a share of the card), when set. Ultralytics compares
+    # oriented boxes by a Gaussian overlap under which the neighbouring cards of a waste fan or a ladder overlap
+    # (~0.75) as much as two boxes of one card do, so at 0.7 it keeps one card of a fan. `iou=0.95` with
+    # `same_card_gap=0.14` keeps them (more cards found and read on still frames) but also keeps more loose boxes;
+    # in the chain it recovered more plays with more false ones (docs/vision.md), so it is not the default.
+    same_card_gap: float | None = None
 
     def __post_init__(self) -> None:
         _require(self.path, "detector")
@@ -162,7 +168,12 @@ class CardDetector:
         if id(model) not in self._warm:
             _threads(model)  # ultralytics sets 1 thread on its first predict; two are 1.7x faster
             self._warm.add(id(model))
-        return from_ultralytics(result)
+        found = from_ultralytics(result)
+        return (
+            found
+            if self.same_card_gap is None
+            else same_card(found, across=self.same_card_gap, along=self.same_card_gap)
+        )
 
 
 @dataclass

@@ -28,6 +28,9 @@ COVER_MM = 30.0  # a card newly lying this close to where one vanished was put o
 ROW_GAP_MM = 2.5 * CARD_MM[0]  # slots of a dealt row lie closer together than this
 MIN_READ = 0.3  # a foundation card read with less probability than this is taken as unread
 LIFT_SECONDS = 2.0  # a card seen moving out of an area this recently is the same card seen again in flight
+# A card in a hand read less surely than this left no area as that card: a card turning in a hand is read as
+# one thing and another, and a second area "losing" the card that lands leaves its origin undecided.
+LIFT_READ = 0.9
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,7 +308,7 @@ class TableModel:
                     in_flight.append((s.track, s.card))
             if not s.static:
                 origin = self._origin.get(s.track, (None, None))[0]
-                if origin is not None and s.card is not None:
+                if origin is not None and s.card is not None and s.conf >= LIFT_READ:
                     self._lifted.setdefault(s.card, {})[origin] = t
                 continue  # a card in a hand, on its way somewhere
             player, column = self.assign(p)

@@ -223,6 +223,18 @@ def test_a_held_demon_top_becomes_a_flip_once_its_old_top_lands_or_time_passes()
     assert summary(reconstruct([start, lifted, much_later])) == [("flip", "a", "3S")]
 
 
+def test_a_card_that_left_the_demon_showing_on_it_again_is_a_misreading_not_more_flips() -> None:
+    """The demon's 10C and the line's 10S read the other way round in turn (one deck's tens look alike to the
+    identifier): one ladder move and one flip at most, not a move and a flip at every swap, which would count
+    the demon empty and make every later play a late one."""
+    views = [view(0, (), pv("a", "10C", ("5D",)))]
+    for k in range(1, 9):
+        demon, line = ("10S", "10C") if k % 2 else ("10C", "10S")
+        views.append(view(k, (), pv("a", demon, (line,))))
+    events = summary(reconstruct(views))
+    assert events == [("ladder", "a", "10C", "demon", "line:1"), ("flip", "a", "10S")]
+
+
 def test_a_demon_card_that_showed_briefly_is_flipped_through_in_order() -> None:
     """10C goes to the line, 6D shows on the demon and is carried to a foundation while 10H shows: the log says
     flip 6D, the play of 6D from the demon, then flip 10H (not flip 10H and an impossible play)."""

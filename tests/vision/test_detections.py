@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from demonref.cli import app
-from vision.detections import Detections, card_corners, polygon_iou
+from vision.detections import BACK, FACE, Detections, card_corners, polygon_iou, same_card
 from vision.models import ModelMissingError, read_image
 
 
@@ -35,6 +35,31 @@ def test_card_corners_put_the_short_side_on_top(turns: int) -> None:
     ordered = card_corners(np.roll(q, turns, axis=0))
     assert np.linalg.norm(ordered[1] - ordered[0]) == pytest.approx(w)
     assert np.linalg.norm(ordered[2] - ordered[1]) == pytest.approx(h)
+
+
+def _card(x: float, y: float, angle: float = 0.3, w: float = 63, h: float = 88) -> np.ndarray:
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    corners = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]]) @ rot.T
+    return corners + np.array([x, y])
+
+
+def test_same_card_keeps_a_fan_and_a_ladder_and_drops_a_second_box_of_one_card() -> None:
+    angle = 0.3
+    across = np.array([np.cos(angle), np.sin(angle)])  # the card's width direction
+    along = np.array([-np.sin(angle), np.cos(angle)])
+    fan = [_card(*(np.array([200.0, 200.0]) + k * 12 * across), angle) for k in range(3)]  # 12 mm apart
+    ladder = [_card(*(np.array([500.0, 200.0]) + k * 21 * along), angle) for k in range(3)]  # 21 mm apart
+    again = _card(*(np.array([500.0, 200.0]) + 42 * along + 4 * across + 5 * along), angle + 0.05)
+    on_back = _card(*(np.array([200.0, 200.0]) + 24 * across), angle)
+    quads = np.stack([*fan, *ladder, again, on_back])
+    conf = np.array([0.6, 0.7, 0.9, 0.8, 0.7, 0.9, 0.5, 0.8])
+    cls = np.array([FACE] * 7 + [BACK])
+    kept = same_card(Detections(quads, conf, cls), across=0.14, along=0.14)
+    # Every card of the fan and of the ladder stays; the weaker box of the ladder's last card goes; a back
+    # found where a face was (another class) is not a second box of that face.
+    assert kept.conf.tolist() == [0.6, 0.7, 0.9, 0.8, 0.7, 0.9, 0.8]
+    assert kept.cls.tolist()[-1] == BACK
+    assert len(same_card(Detections.empty(), across=0.14, along=0.14)) == 0
 
 
 def test_polygon_iou() -> None:

@@ -125,16 +125,20 @@ def tracked(s: Seen, track: int) -> Seen:
     return Seen(s.quad, s.card, s.back, s.conf, s.candidates, track=track, static=s.static, colour=s.colour)
 
 
-def both_with_2h() -> tuple[TableModel, list[Seen], Seen, Seen, Seen]:
-    """Blue (bottom) and red (top) each with a 2H in the line, an AH pile between them, seen once: (model, the
-    other cards, the ace, blue's 2H, red's 2H)."""
-    rows = dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "blue") + dealt_row(
-        -math.pi / 2, ["QH", "2H", "8D", "7S", "6H"], "red"
-    )
+def blue_and_red(red: list[str]) -> tuple[TableModel, list[Seen], Seen]:
+    """Blue (bottom) with a 2H in the line and red (top) dealt ``red``, an AH pile between them, seen once:
+    (model, the players' cards, the ace)."""
+    rows = dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "blue") + dealt_row(-math.pi / 2, red, "red")
     model = TableModel(IDENTITY.with_seats(find_seats(IDENTITY, rows, line_size=4)), line_size=4)
     seen = [tracked(s, i) for i, s in enumerate(rows, start=1)]
     ace = tracked(card_at(500, 500, "AH"), 50)
     model.view(0.0, 1, [*seen, ace])
+    return model, seen, ace
+
+
+def both_with_2h() -> tuple[TableModel, list[Seen], Seen, Seen, Seen]:
+    """Blue and red each with a 2H in the line: (model, the other cards, the ace, blue's 2H, red's 2H)."""
+    model, seen, ace = blue_and_red(["QH", "2H", "8D", "7S", "6H"])
     blue_two, red_two = sorted((s for s in seen if s.card == "2H"), key=lambda s: -s.centre()[1])
     return model, [s for s in seen if s.card != "2H"], ace, blue_two, red_two
 
@@ -165,6 +169,22 @@ def test_a_copy_covered_by_a_card_put_on_it_is_not_taken_for_the_one_that_landed
     model.view(0.1, 2, [*rest, put_on, ace])
     view = model.view(0.2, 3, [*rest, put_on, tracked(card_at(502, 498, "2H"), 99)])
     assert view.foundations[0].origin == "red"
+
+
+def test_a_card_misread_in_another_players_hand_does_not_hide_where_the_landed_card_left() -> None:
+    """Blue lifts their 2H (read surely in the hand); at the same moment a card turning in red's hand is read
+    "2H" unsurely. The 2H shows up on the pile under a new track: it left blue's area, not red's."""
+    model, seen, ace = blue_and_red(["QH", "9C", "8D", "7S", "6H"])
+    two = next(s for s in seen if s.card == "2H")
+    nine = next(s for s in seen if s.card == "9C")
+    rest = [s for s in seen if s is not two]
+    x, y = two.centre()
+    in_hand = replace(tracked(card_at(x, y - 30, "2H"), two.track), conf=0.99, static=False)
+    nx, ny = nine.centre()
+    turning = replace(tracked(card_at(nx + 5, ny + 10, "2H"), 60), conf=0.6, static=False)
+    model.view(0.1, 2, [*rest, in_hand, turning, ace])
+    view = model.view(0.2, 3, [*rest, tracked(card_at(502, 498, "2H"), 99)])
+    assert view.foundations[0].origin == "blue"
 
 
 def test_a_stray_card_along_a_row_or_off_the_table_is_not_a_slot_or_a_foundation() -> None:
