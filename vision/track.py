@@ -21,6 +21,9 @@ from vision.table import Seen, back_colour
 
 PATCH = (12, 16)  # the tiny grey thumbnail that tells whether a card's pixels changed
 CHANGED = 18.0  # mean absolute grey difference (0-255) that counts as a change
+SURE = 0.9  # a track found again after frames unseen is read again; a reading this sure of another card replaces
+# its pool (a waste lifted, turned and dealt back where it lay: ByteTrack gives the new top the old track, and
+# faces of one deck differ too little in a tiny thumbnail for the motion gate)
 REFRESH_FRAMES = 30  # read every track again at least this often
 UNREAD_DRIFT = 0.25  # an unread face this far (share of its size) from where its track was read is another card
 STATIC_SHARE = 0.06  # moved less than this share of its size over the last frames: lying still
@@ -76,6 +79,7 @@ class _Track:
     colour: tuple[float, float, float] | None = None
     label: str | None = None  # a reading given with the detection (the oracle's)
     read_at_xy: np.ndarray | None = None  # where that reading was given
+    seen_at: int = 0  # the processed frame it was last found in
 
     def best(self) -> tuple[str | None, float, tuple[tuple[str, float], ...]]:
         if self.label is not None:
@@ -85,6 +89,12 @@ class _Track:
         ranked = sorted(self.probs.items(), key=lambda kv: -kv[1])[:5]
         cards = tuple(kv for kv in ranked if kv[0] != NOT_A_CARD)  # candidates for the referee are cards
         return ranked[0][0], ranked[0][1], cards
+
+
+def _differs(pooled: dict[str, float], new: dict[str, float]) -> bool:
+    """A reading sure of another card than the pool's."""
+    card, p = max(new.items(), key=lambda kv: kv[1])
+    return p >= SURE and card != max(pooled.items(), key=lambda kv: kv[1])[0]
 
 
 class CardTracks:
@@ -113,11 +123,16 @@ class CardTracks:
         ids = {int(r[-1]): int(r[-4]) for r in rows}  # detection index -> track id
         seen: list[Seen] = []
         to_read: list[tuple[int, int]] = []
+        refound_ids: set[int] = set()
         for i in range(len(detections)):
             tid = ids.get(i)
             if tid is None:
                 continue  # a new track is confirmed on its next frame
-            tr = self.tracks.setdefault(tid, _Track())
+            tr = self.tracks.setdefault(tid, _Track(seen_at=self.frame))
+            refound = self.frame - tr.seen_at > 1
+            if refound:
+                refound_ids.add(tid)
+            tr.seen_at = self.frame
             quad = card_corners(detections.quads[i])
             tr.centres.append(quad.mean(axis=0))
             given = detections.labels and detections.topk and detections.topk[i]
@@ -139,7 +154,7 @@ class CardTracks:
             patch = cv2.resize(cv2.cvtColor(rectify(image, quad, (48, 64)), cv2.COLOR_BGR2GRAY), PATCH,
                                interpolation=cv2.INTER_AREA).astype(np.float32)  # fmt: skip
             changed = tr.patch is None or float(np.abs(patch - tr.patch).mean()) > CHANGED
-            if changed or self.frame - tr.read_at >= REFRESH_FRAMES:
+            if changed or refound or self.frame - tr.read_at >= REFRESH_FRAMES:
                 to_read.append((i, tid))
                 tr.patch = patch
                 if changed:
@@ -152,6 +167,8 @@ class CardTracks:
                 tr = self.tracks[tid]
                 tr.read_at = self.frame
                 new = dict(read.topk[k]) if read.topk else {}
+                if tid in refound_ids and tr.probs and new and _differs(tr.probs, new):
+                    tr.probs = {}
                 keys = set(tr.probs) | set(new)
                 tr.probs = {c: 0.5 * tr.probs.get(c, 0.0) + 0.5 * new.get(c, 0.0) for c in keys} if tr.probs else new
         for i in range(len(detections)):

@@ -34,3 +34,36 @@ def test_a_read_card_keeps_its_reading_while_unread_where_it_lies_but_not_once_i
     for x in (215, 230, 245):  # the track drifts onto a card beside it whose index does not show
         seen = tracks.update(image, frame((x, 200, "")))
     assert all(s.card != "3D" for s in seen)
+
+
+class _Reader:
+    """An identifier that reads every crop as ``card``, and counts its calls."""
+
+    def __init__(self, card: str) -> None:
+        self.card, self.calls = card, 0
+
+    def __call__(self, image: np.ndarray, found: Detections) -> Detections:
+        self.calls += 1
+        return found.with_labels([self.card] * len(found), [((self.card, 0.97),)] * len(found))
+
+
+def test_a_card_dealt_where_a_lifted_one_lay_is_read_again_though_its_pixels_barely_differ() -> None:
+    """A waste is picked up, turned and dealt back: ByteTrack gives the new top the old top's track, and in a
+    tiny thumbnail two faces of one deck look alike, so only the track being lost a moment says to read again."""
+    reader = _Reader("3S")
+    tracks = CardTracks(reader, frame_rate=15)
+    image = np.full((480, 640, 3), 200, np.uint8)
+    for _ in range(3):
+        before = tracks.update(image, frame((200, 200, "")))
+    assert [s.card for s in before] == ["3S"]
+    for _ in range(3):  # lifted: nothing there
+        tracks.update(image, Detections.empty())
+    reader.card = "2C"
+    for _ in range(2):
+        after = tracks.update(image, frame((201, 200, "")))
+    assert [s.track for s in after] == [before[0].track]  # the same track...
+    assert [s.card for s in after] == ["2C"]  # ...read again
+    calls = reader.calls
+    for _ in range(3):  # lying still and unchanged: not read again
+        tracks.update(image, frame((201, 200, "")))
+    assert reader.calls == calls
