@@ -115,8 +115,8 @@ def same_card(dets: Detections, *, across: float, along: float) -> Detections:
     v = corners[:, 3] - corners[:, 0]  # along the card, its height long
     kept: list[int] = []
     for i in np.argsort(-dets.conf, kind="stable"):
-        d = centres[i] - centres[kept]
         k = np.array(kept, int)
+        d = centres[i] - centres[k]
         near = (np.abs((d * u[k]).sum(axis=1)) < across * (u[k] ** 2).sum(axis=1)) & (
             np.abs((d * v[k]).sum(axis=1)) < along * (v[k] ** 2).sum(axis=1)
         )
