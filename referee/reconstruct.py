@@ -147,6 +147,11 @@ RECENT_SECONDS = 3.0  # a card seen playable this recently may be the one that j
 # shows again, was a misread of that card. (Shortness alone is no sign: a card flipped onto a waste and played
 # at once is a glimpse too, and a conflict's first copy is often just that.)
 GLIMPSE_SECONDS = 1.0
+# Another deck's copy of a credited card, gone from its area, is watched for coming back (a conflict's second copy
+# taken back) only when it was last seen this shortly before the play landed: one gone for longer was covered (a
+# waste dealt onto it) and comes back when that waste is turned over again (s11/game00: p3's KH covered 2.6 s
+# before p4's landed, back on top of p3's next waste 1 s after, was taken for a conflict).
+CARRY_SECONDS = 1.5
 # A copy "seen back" in an area (a conflict's second taken back, or the credited player's card never having left)
 # must have shown there in every view for this long: a misread there for a view or two as a hand passes is not a
 # copy (s8/game02: another card read JH for a moment in the credited player's area reassigned a right play). Not
@@ -376,7 +381,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                         places = tuple((c, state.playable[c][card].place) for c in candidates
                                        if card in state.playable.get(c, {}))  # fmt: skip
                         gone_too = tuple(c for c, _ in places if c != player and c in players
-                                         and not players[c].occluded and card not in players[c].playable())  # fmt: skip
+                                         and not players[c].occluded and card not in players[c].playable()
+                                         and view.t - state.playable[c][card].last <= CARRY_SECONDS)  # fmt: skip
                         credited.append(
                             (seq - 1, card, key, player, view.t, origin == player, places, source, gone_too)
                         )

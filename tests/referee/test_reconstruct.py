@@ -235,6 +235,26 @@ def test_a_card_that_left_the_demon_showing_on_it_again_is_a_misreading_not_more
     assert events == [("ladder", "a", "10C", "demon", "line:1"), ("flip", "a", "10S")]
 
 
+def test_a_copy_covered_long_before_the_play_and_back_on_a_new_waste_is_no_conflict() -> None:
+    """b's KH was covered by the next cards turned onto b's waste 2.5 s before a's KH landed (tracked from a's
+    waste). When b turns the waste over and deals the KH on top again, that is not a second copy taken back from
+    the pile; one lifted as the play landed and back as soon is (a conflict's second, logged for the rules)."""
+    queen = PileView("h", 0, 0, C("QH"), 0.9)
+    king = PileView("h", 0, 0, C("KH"), 0.9, origin="a")
+
+    def run(covered_at: float) -> list:  # type: ignore[type-arg]
+        views = [
+            *(view(t, (queen,), pv("a", "9C", waste="KH"), pv("b", "8D", waste="KH")) for t in (0, covered_at - 0.1)),
+            view(covered_at, (queen,), pv("a", "9C", waste="KH"), pv("b", "8D", waste="4C")),
+            view(3.0, (king,), pv("a", "9C", waste="5S"), pv("b", "8D", waste="4C")),
+            *(view(t, (king,), pv("a", "9C", waste="5S"), pv("b", "8D", waste="KH")) for t in (4.0, 4.1, 4.3)),
+        ]
+        return summary(reconstruct(views))
+
+    assert run(covered_at=0.5) == [("play", "a", "KH", "h", "waste", False)]
+    assert run(covered_at=2.7) == [("play", "a", "KH", "h", "waste", False), ("play", "b", "KH", "h", "waste", False)]
+
+
 def test_a_demon_card_that_showed_briefly_is_flipped_through_in_order() -> None:
     """10C goes to the line, 6D shows on the demon and is carried to a foundation while 10H shows: the log says
     flip 6D, the play of 6D from the demon, then flip 10H (not flip 10H and an impossible play)."""
