@@ -545,8 +545,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             if state.started and nxt is not None and nxt != cur:
                 events.append(Flip(seq=seq, t=view.t, player=pid, card=nxt, extra={"frame": view.frame}))
                 seq += 1
-            if state.started and cur is not None and nxt is not None and nxt != cur:  # not while it shows a back
-                demon_left[pid] = demon_left.get(pid, frozenset()) | {cur}
+                if cur is not None:  # replaced by a card (a back showing while it is in a hand is not yet gone)
+                    demon_left[pid] = demon_left.get(pid, frozenset()) | {cur}
             cur = nxt
         demon_tops[pid] = cur
         if cur == target:  # caught up: the trail starts again from the committed top

@@ -49,7 +49,8 @@ def compare(truth: list[Event], chain: list[Event], *, until: float | None = Non
     hit = sum((want & got).values())
     owner = {(str(e.card), e.pile): e for e in true_plays}
     attributed = [e for e in chain_plays if (str(e.card), e.pile) in owner]
-    right = sum(1 for e in attributed if e.player == owner[(str(e.card), e.pile)].player)
+    wrong = [(owner[(str(e.card), e.pile)], e) for e in attributed if e.player != owner[(str(e.card), e.pile)].player]
+    right = len(attributed) - len(wrong)
     latency = [e.t - owner[(str(e.card), e.pile)].t for e in attributed if not e.extra.get("inferred")]
     t_scores = {p.id: p.score for p in tally(truth_state).players}
     c_scores = {p.id: p.score for p in tally(chain_state).players}
@@ -64,11 +65,7 @@ def compare(truth: list[Event], chain: list[Event], *, until: float | None = Non
         "precision": hit / max(1, sum(got.values())),
         "attribution": right / max(1, len(attributed)),
         # Plays recovered but not given to the one who played them, by where the card came from.
-        "misattributed": sorted(
-            f"{owner[(str(e.card), e.pile)].source or '?'} {e.card} {owner[(str(e.card), e.pile)].player}>{e.player}"
-            for e in attributed
-            if e.player != owner[(str(e.card), e.pile)].player
-        ),
+        "misattributed": sorted(f"{t.source or '?'} {e.card} {t.player}>{e.player}" for t, e in wrong),
         "unattributed": sum(1 for e in chain_plays if e.player is None),
         "scores_exact": sum(1 for p in t_scores if t_scores[p] == c_scores.get(p)),
         "player_rounds": len(t_scores),

@@ -22,7 +22,17 @@ from typing import Any
 import numpy as np
 
 from referee.events import Event, Out, Play, PlayerSpec, RoundEnd, RoundStart
-from referee.game import RoundState, Verdict, apply, initial
+from referee.game import (
+    DUPLICATE_CARD,
+    NOT_AN_ACE,
+    NOT_PLAYABLE,
+    WRONG_RANK,
+    WRONG_SUIT,
+    RoundState,
+    Verdict,
+    apply,
+    initial,
+)
 from referee.reconstruct import ReconState, refused, step
 from referee.rules import Rules
 from referee.tableview import PileView, TableView
@@ -34,7 +44,7 @@ from vision.track import CardTracks
 SETTLE_FRAMES = 3  # processed frames a foundation pile's change must hold before it is committed
 SEAT_FRAMES = 3  # processed frames the dealt table must lie still before seats are taken
 # Verdicts that leave a play's card off its foundation in the rules' record though it lies there on the table.
-REFUSED = frozenset({"wrong-suit", "wrong-rank", "not-an-ace", "duplicate-card", "not-playable"})
+REFUSED = frozenset({WRONG_SUIT, WRONG_RANK, NOT_AN_ACE, DUPLICATE_CARD, NOT_PLAYABLE})
 
 
 @dataclass

@@ -122,16 +122,13 @@ class CardTracks:
         rows = self.tracker.update(boxes, image)
         ids = {int(r[-1]): int(r[-4]) for r in rows}  # detection index -> track id
         seen: list[Seen] = []
-        to_read: list[tuple[int, int]] = []
-        refound_ids: set[int] = set()
+        to_read: list[tuple[int, int, bool]] = []  # (detection, track, found again after frames unseen)
         for i in range(len(detections)):
             tid = ids.get(i)
             if tid is None:
                 continue  # a new track is confirmed on its next frame
             tr = self.tracks.setdefault(tid, _Track(seen_at=self.frame))
             refound = self.frame - tr.seen_at > 1
-            if refound:
-                refound_ids.add(tid)
             tr.seen_at = self.frame
             quad = card_corners(detections.quads[i])
             tr.centres.append(quad.mean(axis=0))
@@ -155,19 +152,19 @@ class CardTracks:
                                interpolation=cv2.INTER_AREA).astype(np.float32)  # fmt: skip
             changed = tr.patch is None or float(np.abs(patch - tr.patch).mean()) > CHANGED
             if changed or refound or self.frame - tr.read_at >= REFRESH_FRAMES:
-                to_read.append((i, tid))
+                to_read.append((i, tid, refound))
                 tr.patch = patch
                 if changed:
                     tr.probs = {}  # a different card (or the same one turned): start the pool again
         if to_read and self.identifier is not None:
-            sub = detections[np.array([i for i, _ in to_read])]
+            sub = detections[np.array([i for i, _, _ in to_read])]
             read = self.identifier(image, sub)
             self.reads += len(to_read)
-            for k, (_i, tid) in enumerate(to_read):
+            for k, (_i, tid, refound) in enumerate(to_read):
                 tr = self.tracks[tid]
                 tr.read_at = self.frame
                 new = dict(read.topk[k]) if read.topk else {}
-                if tid in refound_ids and tr.probs and new and _differs(tr.probs, new):
+                if refound and tr.probs and new and _differs(tr.probs, new):
                     tr.probs = {}
                 keys = set(tr.probs) | set(new)
                 tr.probs = {c: 0.5 * tr.probs.get(c, 0.0) + 0.5 * new.get(c, 0.0) for c in keys} if tr.probs else new
