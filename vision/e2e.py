@@ -27,8 +27,8 @@ def compare(truth: list[Event], chain: list[Event], *, until: float | None = Non
         truth_all, truth = truth, [e for e in truth if e.t <= cut]
         chain = [e for e in chain if e.t <= cut or (type(e), str(getattr(e, "card", ""))) not in late]
         # The camera infers an Out from the demon emptying, a moment before the player calls it: an Out called
-        # after the cut leaves out the chain's Out of that player too.
-        called_late = {e.player for e in truth_all if isinstance(e, Out) and cut < e.t <= until}
+        # after the cut (or just after the film ends) leaves out the chain's Out of that player too.
+        called_late = {e.player for e in truth_all if isinstance(e, Out) and cut < e.t <= until + TAIL_SECONDS}
         chain = [e for e in chain if not (isinstance(e, Out) and e.player in called_late)]
         kept = {e.seq for e in chain}
         chain = [e for e in chain if not isinstance(e, Correction) or e.target is None or e.target in kept]

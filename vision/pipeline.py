@@ -198,7 +198,9 @@ class Chain:
         self.last_view = view
 
     def finish(self, t: float, reason: str = "video ended") -> list[Event]:
-        """Out for the one player whose demon is seen empty (when nobody called it), then round_end."""
+        """Out for the one player whose demon is seen empty and counted empty (when nobody called it), then
+        round_end. A demon seen empty while the referee counts cards in it is a top card in a hand as the film
+        ends, not an Out: calling one would flag a false Out nobody called."""
         before = len(self.events)
         if not self.started:
             return []
@@ -206,7 +208,8 @@ class Chain:
         seq = self.recon.next_seq
         view = self.last_view
         if view is not None and not any(isinstance(e, Out) for e in self.events):
-            empty = [p.id for p in view.players if p.demon_top is None and not p.occluded]
+            counted = {pid for pid, p in self.state.players.items() if p.demon_left == 0}
+            empty = [p.id for p in view.players if p.demon_top is None and not p.occluded and p.id in counted]
             if len(empty) == 1:
                 self._emit(Out(seq=seq, t=view.t, player=empty[0], extra={"inferred": True, "frame": frame}), frame)
                 seq += 1

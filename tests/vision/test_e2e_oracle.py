@@ -98,3 +98,32 @@ def test_what_happened_just_before_the_film_was_cut_is_out_of_scope_on_both_side
     called = list(parse_lines([empty, '{"type":"out","t":59.5,"player":"a"}']))
     inferred = list(parse_lines([empty, '{"type":"out","t":58.8,"player":"a","inferred":true}']))
     assert compare(called, inferred, until=60.0)["scores_exact"] == 2
+    # So does one called just after the film ends (the camera saw the demon emptied before the cut).
+    after = list(parse_lines([empty, '{"type":"out","t":60.4,"player":"a"}']))
+    assert compare(after, inferred, until=60.0)["scores_exact"] == 2
+
+
+def test_a_demon_seen_empty_as_the_film_ends_is_no_out_while_cards_are_counted_in_it() -> None:
+    from dataclasses import replace
+
+    from referee.events import Out
+
+    start = read_log(SAMPLE / "events.jsonl")[0]
+    assert isinstance(start, RoundStart)
+    chain = Chain(start.rules, dict(start.options), [(p.id, p.back) for p in start.players])
+    cap = cv2.VideoCapture(str(SAMPLE / "game.mp4"))
+    for k, line in enumerate((SAMPLE / "truth.jsonl").read_text().splitlines()):
+        ok, image = cap.read()
+        assert ok
+        chain.feed(image, k / 15, k, oracle_detections(json.loads(line)))
+    assert chain.last_view is not None
+    # The last frame: the first player's demon top is in their hand, the demon's place empty.
+    first = chain.last_view.players[0]
+    assert chain.state.players[first.id].demon_left > 0
+    chain.last_view = replace(
+        chain.last_view, players=(replace(first, demon_top=None, occluded=False), *chain.last_view.players[1:])
+    )
+    events = chain.finish(chain.last_view.t)
+    assert not any(isinstance(e, Out) for e in events)
+    assert isinstance(events[-1], RoundEnd)
+    assert not [f for f in chain.flags if f.verdict.code == "false-out"]
