@@ -181,11 +181,15 @@ def _had(
 
 
 def _gone(had: list[tuple[str, str]], card: Card, now: Mapping[str, PlayerView]) -> list[tuple[str, str]]:
-    """Those of ``had`` whose area is in full view and no longer shows ``card`` where it was."""
+    """Those of ``had`` whose area is in full view and no longer shows ``card`` where it was, and that was not seen
+    covered there."""
     return [
         (pid, place)
         for pid, place in had
-        if (view := now.get(pid)) is not None and not view.occluded and view.playable().get(card) != place
+        if (view := now.get(pid)) is not None
+        and not view.occluded
+        and view.playable().get(card) != place
+        and card not in view.buried
     ]
 
 
@@ -382,7 +386,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                                        if card in state.playable.get(c, {}))  # fmt: skip
                         gone_too = tuple(c for c, _ in places if c != player and c in players
                                          and not players[c].occluded and card not in players[c].playable()
-                                         and view.t - state.playable[c][card].last <= CARRY_SECONDS)  # fmt: skip
+                                         and card not in players[c].buried and view.t - state.playable[c][card].last <= CARRY_SECONDS)  # fmt: skip
                         credited.append(
                             (seq - 1, card, key, player, view.t, origin == player, places, source, gone_too)
                         )
@@ -563,7 +567,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         """``pid``'s area is in view and does not show ``card`` playable, and that deck has not put it down."""
         view_ = players.get(pid)
         return (view_ is not None and not view_.occluded and card not in view_.playable()
-                and card not in played.get(pid, frozenset()))  # fmt: skip
+                and card not in view_.buried and card not in played.get(pid, frozenset()))  # fmt: skip
 
     # Two open plays of one identity with the same two candidates, both of whose cards are gone from their areas in
     # view: two copies played at once, one each. Which pile got which copy the camera cannot say (the first-opened

@@ -40,6 +40,9 @@ class PlayerView:
     line: tuple[Card | None, ...] = ()
     waste_top: Card | None = None
     occluded: bool = False
+    # Cards of this area lately seen covered where they lay (a waste dealt onto them, a ladder built on them): out
+    # of sight but not taken, so not the card that just landed anywhere.
+    buried: tuple[Card, ...] = ()
 
     def playable(self) -> dict[Card, str]:
         """Each playable card and where it lies (``demon``, ``line:N``, ``waste``)."""

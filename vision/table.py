@@ -10,8 +10,9 @@ elsewhere.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -31,6 +32,10 @@ LIFT_SECONDS = 2.0  # a card seen moving out of an area this recently is the sam
 # A card in a hand read less surely than this left no area as that card: a card turning in a hand is read as
 # one thing and another, and a second area "losing" the card that lands leaves its origin undecided.
 LIFT_READ = 0.9
+# A card put on another one (a waste dealt onto it, a ladder built on it) arrived from this far off: a card only
+# revealed where another was lifted lies where it was first seen.
+ARRIVED_MM = 20.0
+BURIED_SECONDS = 20.0  # a card covered in an area is reported buried there this long at most, unless seen again
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,6 +276,8 @@ class TableModel:
         self._lifted: dict[str, dict[str, float]] = {}  # card -> area it was carried from -> when last seen moving
         # track -> (card, player, where in table mm, column) of faces lying in a player's area
         self._resting: dict[int, tuple[str, str, np.ndarray, str]] = {}
+        self._first_xy: dict[int, tuple[str, np.ndarray]] = {}  # track -> (card, where it was first seen as it)
+        self._buried: dict[str, dict[str, float]] = {}  # player -> card covered there (not taken) -> when
 
     def assign(self, xy: np.ndarray) -> tuple[str | None, str | None]:
         """(player, column) for a point in table mm; (None, None) in the foundation area."""
@@ -301,6 +308,8 @@ class TableModel:
         in_flight: list[tuple[int, str]] = []  # new tracks first seen outside every area
         on_table = cal.on_table(xy)
         for k, (s, p) in enumerate(zip(faces, xy, strict=True)):
+            if s.track >= 0 and s.card is not None and self._first_xy.get(s.track, ("", p))[0] != s.card:
+                self._first_xy[s.track] = (s.card, p)
             if s.track >= 0 and self._origin.get(s.track, (None, None))[1] != s.card:
                 origin = self.assign(p)[0]  # where this card was first seen
                 self._origin[s.track] = (origin, s.card)
@@ -323,21 +332,26 @@ class TableModel:
         resting = {s.track: (s.card, pid, p, column) for pid, cols in columns.items() for column, items in cols.items()
                    for s, p in items if s.track >= 0 and s.card is not None}  # fmt: skip
         lay_before = {(c, p_) for c, p_, _, _ in self._resting.values()}
+        # Areas where several cards newly lie on the waste at once: a waste dealt, covering what lay there.
+        dealt = Counter(p_ for c, p_, _, col in resting.values() if col == "waste" and (c, p_) not in lay_before)
         for track, (card, pid, where, column) in self._resting.items():
             still = resting.get(track)
             if still is not None and still[:2] == (card, pid):
                 continue
             # The tracker may follow the new card onto the spot: a card not lying there before (a card that was,
             # shown as the top one left, is the one below it).
+            newly = [
+                (f, f_xy)
+                for f, f_xy in zip(faces, xy, strict=True)
+                if f.track not in self._resting and f.card != card and float(np.linalg.norm(f_xy - where)) < COVER_MM
+            ]
             covered = column != "demon" and (
-                (still is not None and still[1] == pid and (still[0], pid) not in lay_before)
-                or any(
-                    f.track not in self._resting and f.card != card and float(np.linalg.norm(f_xy - where)) < COVER_MM
-                    for f, f_xy in zip(faces, xy, strict=True)
-                )
+                (still is not None and still[1] == pid and (still[0], pid) not in lay_before) or bool(newly)
             )
             if not covered:  # its track gone, or following something else now
                 self._lifted.setdefault(card, {})[pid] = t
+            elif dealt[pid] >= 2 or any(self._arrived(f, f_xy) for f, f_xy in newly):
+                self._buried.setdefault(pid, {})[card] = t
         self._resting = resting
         # A card the tracker lost in flight is the same card just lifted from one area, unless that area shows
         # it lying there again (a hand passed over it). Two players moving the same identity at once leave it to
@@ -361,17 +375,26 @@ class TableModel:
             occluded = len(before - now) >= 2  # a hand over the area hides several piles at once
             if not occluded:
                 self._last_columns[seat.player] = now
-            players.append(
-                PlayerView(
-                    seat.player,
-                    demon_top=_top(seat, cols.get("demon"), down),
-                    line=tuple(_top(seat, cols.get(f"line:{i + 1}"), down) for i in range(len(seat.line))),
-                    waste_top=_top(seat, cols.get("waste"), fan),
-                    occluded=occluded,
-                )
+            pv = PlayerView(
+                seat.player,
+                demon_top=_top(seat, cols.get("demon"), down),
+                line=tuple(_top(seat, cols.get(f"line:{i + 1}"), down) for i in range(len(seat.line))),
+                waste_top=_top(seat, cols.get("waste"), fan),
+                occluded=occluded,
             )
+            # A buried card stays so until it shows on top there again (or long after).
+            buried = self._buried.get(seat.player, {})
+            shown = {str(c) for c in pv.playable()}
+            for c in [c for c, t0 in buried.items() if c in shown or t - t0 > BURIED_SECONDS]:
+                del buried[c]
+            players.append(replace(pv, buried=tuple(sorted((Card.parse(c) for c in buried), key=str))))
         foundations = self._piles(t, frame, middle)
         return TableView(t, frame, foundations, tuple(players))
+
+    def _arrived(self, seen: Seen, xy: np.ndarray) -> bool:
+        """``seen`` was carried to where it lies (put down), not revealed there."""
+        first = self._first_xy.get(seen.track)
+        return first is not None and first[0] == seen.card and float(np.linalg.norm(first[1] - xy)) > ARRIVED_MM
 
     def _origin_of(self, seen: Seen) -> str | None:
         """The player area ``seen``'s track started in, while it still shows the card it was tracked as."""

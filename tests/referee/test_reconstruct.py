@@ -690,3 +690,19 @@ def test_a_forbidden_top_read_unsurely_is_no_illegal_play_unless_its_card_left_a
     assert plays(reconstruct(still)) == []  # nobody's 9C went anywhere: a misreading of the 5H pile
     left = [view(t, (unsure("9C") if t else pile("h", "5H"),), pv("a", "9C" if t == 0 else "7S")) for t in (0, 1, 2, 3)]
     assert plays(reconstruct(left)) == [("play", "a", "9C", "h", "demon", False)]  # a's 9C did: for the rules
+
+
+def test_a_copy_reported_buried_is_neither_a_candidate_nor_a_conflicts_second_when_it_shows_again() -> None:
+    """b's KH was covered by a card dealt onto it (the table model reports it buried) as a's KH left a's waste and
+    landed with no tracked origin: a's play, not one of two; b's KH on top again later is the same card uncovered,
+    not a second copy taken back from the pile."""
+    queen = PileView("h", 0, 0, C("QH"), 0.9)
+    king = PileView("h", 0, 0, C("KH"), 0.9)
+    buried = PlayerView("b", C("8D"), True, (), C("4C"), False, (C("KH"),))
+    views = [
+        *(view(t, (queen,), pv("a", "9C", waste="KH"), pv("b", "8D", waste="KH")) for t in (0, 0.2)),
+        view(0.5, (queen,), pv("a", "9C", waste="5S"), buried),
+        view(1.0, (king,), pv("a", "9C", waste="5S"), buried),
+        *(view(t, (king,), pv("a", "9C", waste="5S"), pv("b", "8D", waste="KH")) for t in (2.0, 2.1, 2.3)),
+    ]
+    assert summary(reconstruct(views)) == [("play", "a", "KH", "h", "waste", False)]

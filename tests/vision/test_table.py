@@ -236,3 +236,22 @@ def test_a_king_misread_on_a_pile_that_never_showed_its_queen_does_not_complete_
     model.view(1.0, 2, [card_at(450, 500, "KD")])  # a misread of the 9H
     after = model.view(2.0, 3, [card_at(451, 500, "10H")]).foundations  # the 10H lands on the same pile
     assert {p.id for p in after} == ids
+
+
+def test_a_card_covered_by_one_carried_onto_it_is_reported_buried_until_it_shows_again() -> None:
+    """Blue builds a ladder on their 2H with a 9S carried from afar: the 2H is out of sight but not taken, and says
+    so (the referee then does not count it among the copies that may have landed). A card only revealed where
+    another was lifted (first seen where it lies) buries nothing."""
+    model, rest, ace, blue_two, red_two = both_with_2h()
+    x, y = blue_two.centre()
+    carried = tracked(card_at(x + 200, y + 150, "9S"), 77)
+    carried = Seen(carried.quad, carried.card, carried.back, carried.conf, carried.candidates, track=77, static=False)
+    model.view(0.1, 2, [*rest, blue_two, red_two, carried, ace])  # in the hand, on its way
+    put_on = tracked(card_at(x + 4, y + 12, "9S"), 77)
+    blue = model.view(0.2, 3, [*rest, red_two, put_on, ace]).player("blue")
+    assert blue is not None and blue.buried == (Card.parse("2H"),)
+    blue = model.view(0.3, 4, [*rest, blue_two, red_two, ace]).player("blue")  # the 9S taken off again
+    assert blue is not None and blue.buried == ()
+    revealed = tracked(card_at(x + 4, y + 12, "9S"), 78)  # first seen where it lies
+    blue = model.view(0.4, 5, [*rest, red_two, revealed, ace]).player("blue")
+    assert blue is not None and blue.buried == ()
