@@ -145,7 +145,8 @@ def find_seats(
             down = normal if normal @ (mid - c) > 0 else -normal
         down = down / max(1e-9, float(np.linalg.norm(down)))
         right = np.array([down[1], -down[0]])
-        rows.append((mid, down, right, _row_run(_merge_slots((pts - mid) @ right))))
+        slots = _row_run(_merge_slots((pts - mid) @ right))
+        rows.append((mid, down, right, _trim_row(slots, (pts - mid) @ right, [faces[i].conf for i in run], line_size)))
     stock = _stocks(rows, bxy)
     seats: list[Seat] = []
     for k, (mid, down, right, slots) in enumerate(rows):
@@ -214,6 +215,22 @@ def _row_run(slots: np.ndarray) -> np.ndarray:
     breaks = np.flatnonzero(np.diff(slots) > ROW_GAP_MM) + 1
     runs = np.split(slots, breaks)
     return max(runs, key=len)
+
+
+def _trim_row(slots: np.ndarray, lx: np.ndarray, conf: Sequence[float], line_size: int) -> np.ndarray:
+    """A dealt row is a demon and ``line_size`` cards: of more slots side by side, the ends read least surely go
+    (a detector's slip beside the demon, read as a card at 0.08, shifted every slot of its row by one)."""
+    slots = np.asarray(slots, float)
+    sure = [
+        max((c for x, c in zip(lx, conf, strict=True) if abs(x - v) < CARD_MM[0] * 0.5), default=0.0) for v in slots
+    ]
+    lo, hi = 0, len(slots)
+    while hi - lo > line_size + 1:
+        if sure[lo] <= sure[hi - 1]:
+            lo += 1
+        else:
+            hi -= 1
+    return slots[lo:hi]
 
 
 def _name_seats(seats: list[Seat], players: Sequence[tuple[str, str | None]] | None) -> list[Seat]:

@@ -255,3 +255,18 @@ def test_a_card_covered_by_one_carried_onto_it_is_reported_buried_until_it_shows
     revealed = tracked(card_at(x + 4, y + 12, "9S"), 78)  # first seen where it lies
     blue = model.view(0.4, 5, [*rest, red_two, revealed, ace]).player("blue")
     assert blue is not None and blue.buried == ()
+
+
+def test_a_detector_slip_beside_a_dealt_row_is_not_its_demon() -> None:
+    """Something beside blue's demon taken for a card and read at 0.08 makes a sixth slot in a row of five: the
+    end read least surely goes, so the demon and the line stay where they were dealt."""
+    blue = dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "blue")
+    red = dealt_row(-math.pi / 2, ["QH", "9C", "8D", "7S", "6H"], "red")
+    demon = blue[0].centre()
+    slip = card_at(demon[0] - 75, demon[1], "2S")  # one pitch further from the stock than the demon
+    slip = Seen(slip.quad, "2S", False, 0.08, (("2S", 0.08),), static=True)
+    seats = find_seats(IDENTITY, [*blue, slip, *red], line_size=4, players=[("ann", "red"), ("bob", "blue")])
+    model = TableModel(IDENTITY.with_seats(seats), line_size=4)
+    bob = model.view(0.0, 0, [*blue, slip, *red]).player("bob")
+    assert bob is not None and bob.demon_top == Card.parse("KS")
+    assert bob.line == tuple(Card.parse(c) for c in ("2H", "3C", "4D", "5S"))
