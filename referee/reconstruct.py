@@ -386,7 +386,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                                        if card in state.playable.get(c, {}))  # fmt: skip
                         gone_too = tuple(c for c, _ in places if c != player and c in players
                                          and not players[c].occluded and card not in players[c].playable()
-                                         and card not in players[c].buried and view.t - state.playable[c][card].last <= CARRY_SECONDS)  # fmt: skip
+                                         and card not in players[c].buried
+                                         and view.t - state.playable[c][card].last <= CARRY_SECONDS)  # fmt: skip
                         credited.append(
                             (seq - 1, card, key, player, view.t, origin == player, places, source, gone_too)
                         )

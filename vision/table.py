@@ -145,8 +145,10 @@ def find_seats(
             down = normal if normal @ (mid - c) > 0 else -normal
         down = down / max(1e-9, float(np.linalg.norm(down)))
         right = np.array([down[1], -down[0]])
-        slots = _row_run(_merge_slots((pts - mid) @ right))
-        rows.append((mid, down, right, _trim_row(slots, (pts - mid) @ right, [faces[i].conf for i in run], line_size)))
+        lx = (pts - mid) @ right
+        rows.append(
+            (mid, down, right, _trim_row(_row_run(_merge_slots(lx)), lx, [faces[i].conf for i in run], line_size))
+        )
     stock = _stocks(rows, bxy)
     seats: list[Seat] = []
     for k, (mid, down, right, slots) in enumerate(rows):
