@@ -180,6 +180,11 @@ def _had(
     ]
 
 
+def _lost(view: PlayerView | None, card: Card) -> bool:
+    """The area is in full view and shows ``card`` nowhere, nor was it seen covered there."""
+    return view is not None and not view.occluded and card not in view.playable() and card not in view.buried
+
+
 def _gone(had: list[tuple[str, str]], card: Card, now: Mapping[str, PlayerView]) -> list[tuple[str, str]]:
     """Those of ``had`` whose area is in full view and no longer shows ``card`` where it was, and that was not seen
     covered there."""
@@ -384,9 +389,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     if not inferred:
                         places = tuple((c, state.playable[c][card].place) for c in candidates
                                        if card in state.playable.get(c, {}))  # fmt: skip
-                        gone_too = tuple(c for c, _ in places if c != player and c in players
-                                         and not players[c].occluded and card not in players[c].playable()
-                                         and card not in players[c].buried
+                        gone_too = tuple(c for c, _ in places if c != player and _lost(players.get(c), card)
                                          and view.t - state.playable[c][card].last <= CARRY_SECONDS)  # fmt: skip
                         credited.append(
                             (seq - 1, card, key, player, view.t, origin == player, places, source, gone_too)
@@ -566,9 +569,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
 
     def without(pid: str, card: Card) -> bool:
         """``pid``'s area is in view and does not show ``card`` playable, and that deck has not put it down."""
-        view_ = players.get(pid)
-        return (view_ is not None and not view_.occluded and card not in view_.playable()
-                and card not in view_.buried and card not in played.get(pid, frozenset()))  # fmt: skip
+        return _lost(players.get(pid), card) and card not in played.get(pid, frozenset())
 
     # Two open plays of one identity with the same two candidates, both of whose cards are gone from their areas in
     # view: two copies played at once, one each. Which pile got which copy the camera cannot say (the first-opened

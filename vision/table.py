@@ -291,11 +291,11 @@ class TableModel:
         self.piles: list[_Pile] = []
         self._next_pile = 1
         self._last_columns: dict[str, set[str]] = {}
-        self._origin: dict[int, tuple[str | None, str | None]] = {}  # track -> (area first seen in, card)
+        # track -> (area first seen in, card, where in table mm it was first seen as that card)
+        self._origin: dict[int, tuple[str | None, str | None, np.ndarray | None]] = {}
         self._lifted: dict[str, dict[str, float]] = {}  # card -> area it was carried from -> when last seen moving
         # track -> (card, player, where in table mm, column) of faces lying in a player's area
         self._resting: dict[int, tuple[str, str, np.ndarray, str]] = {}
-        self._first_xy: dict[int, tuple[str, np.ndarray]] = {}  # track -> (card, where it was first seen as it)
         self._buried: dict[str, dict[str, float]] = {}  # player -> card covered there (not taken) -> when
 
     def assign(self, xy: np.ndarray) -> tuple[str | None, str | None]:
@@ -327,15 +327,13 @@ class TableModel:
         in_flight: list[tuple[int, str]] = []  # new tracks first seen outside every area
         on_table = cal.on_table(xy)
         for k, (s, p) in enumerate(zip(faces, xy, strict=True)):
-            if s.track >= 0 and s.card is not None and self._first_xy.get(s.track, ("", p))[0] != s.card:
-                self._first_xy[s.track] = (s.card, p)
-            if s.track >= 0 and self._origin.get(s.track, (None, None))[1] != s.card:
+            if s.track >= 0 and self._origin.get(s.track, (None, None, None))[1] != s.card:
                 origin = self.assign(p)[0]  # where this card was first seen
-                self._origin[s.track] = (origin, s.card)
+                self._origin[s.track] = (origin, s.card, p)
                 if origin is None and s.card is not None:
                     in_flight.append((s.track, s.card))
             if not s.static:
-                origin = self._origin.get(s.track, (None, None))[0]
+                origin = self._origin.get(s.track, (None, None, None))[0]
                 if origin is not None and s.card is not None and s.conf >= LIFT_READ:
                     self._lifted.setdefault(s.card, {})[origin] = t
                 continue  # a card in a hand, on its way somewhere
@@ -383,7 +381,7 @@ class TableModel:
                 if t - t0 <= LIFT_SECONDS and (card, pid) not in here
             ]
             if len(movers) == 1:
-                self._origin[track] = (movers[0], card)
+                self._origin[track] = (movers[0], card, self._origin[track][2])
         players = []
         for seat in cal.seats:
             cols = columns[seat.player]
@@ -412,12 +410,12 @@ class TableModel:
 
     def _arrived(self, seen: Seen, xy: np.ndarray) -> bool:
         """``seen`` was carried to where it lies (put down), not revealed there."""
-        first = self._first_xy.get(seen.track)
-        return first is not None and first[0] == seen.card and float(np.linalg.norm(first[1] - xy)) > ARRIVED_MM
+        _, card, first = self._origin.get(seen.track, (None, None, None))
+        return first is not None and card == seen.card and float(np.linalg.norm(first - xy)) > ARRIVED_MM
 
     def _origin_of(self, seen: Seen) -> str | None:
         """The player area ``seen``'s track started in, while it still shows the card it was tracked as."""
-        origin, seen_as = self._origin.get(seen.track, (None, None))
+        origin, seen_as, _ = self._origin.get(seen.track, (None, None, None))
         return origin if seen_as == seen.card else None
 
     def _piles(self, t: float, frame: int, middle: list[tuple[Seen, np.ndarray]]) -> tuple[PileView, ...]:
