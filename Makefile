@@ -44,10 +44,10 @@ test-postgres: $(CORE)
 	DEMONREF_TEST_POSTGRES=$(PG_URL) $(BIN)/python -m pytest -n 2 tests/dashboard -k postgresql
 
 # Packaged deck artwork for the renderer (never committed): GNOME and KDE SVG decks, the svg-cards npm
-# package, and PyQt5 to draw the SVGs. The procedural decks need none of it; tests pass either way.
+# package, and PyQt5 and librsvg to draw the SVGs. The procedural decks need none of it; tests pass either way.
 data: $(CORE)
-	dpkg -s gnome-cards-data kdegames-card-data-kf5 >/dev/null 2>&1 || \
-	  (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q gnome-cards-data kdegames-card-data-kf5)
+	dpkg -s gnome-cards-data kdegames-card-data-kf5 librsvg2-bin >/dev/null 2>&1 || \
+	  (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q gnome-cards-data kdegames-card-data-kf5 librsvg2-bin)
 	$(BIN)/python -c 'import PyQt5.QtSvg' 2>/dev/null || $(BIN)/python -m pip install -q PyQt5
 	test -d datasets/build/artwork/node_modules/svg-cards || npm install --silent --prefix datasets/build/artwork svg-cards
 

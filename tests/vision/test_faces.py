@@ -152,3 +152,26 @@ def test_the_renderer_draws_exactly_the_named_back_colours() -> None:
     from vision.synth.faces import BACK_COLOURS
 
     assert tuple(BACK_COLOUR_NAMES) == tuple(BACK_COLOURS)
+
+
+@pytest.mark.skipif(not artwork.installed("gnome", "anglo"), reason="packaged decks not installed (make data)")
+def test_every_face_design_draws_its_index() -> None:
+    """A design whose SVG the renderer cannot draw gave blank cards labelled with identities (simplistic and
+    anglo_poker in Qt): every design in a split must tell 7H from 8H and from 7S by a top corner (svg-oxygen's
+    rank stands in the right one)."""
+    train, test = split_designs(load_designs())
+    assert len(train) >= 30 and len(test) >= 8
+
+    def corner(design, card: str) -> np.ndarray:  # type: ignore[no-untyped-def]
+        face = design.face(Card.parse(card), height=128).astype(float)
+        h, w = face.shape[:2]
+        a = face[..., 3:4] / 255
+        grey = (face[..., :3] * a + 255 * (1 - a)).mean(axis=2)
+        top = grey[: int(h * 0.3)]
+        return np.stack([top[:, : int(w * 0.25)], top[:, ::-1][:, : int(w * 0.25)]])
+
+    for design in train + test:
+        seven, eight, spade = corner(design, "7H"), corner(design, "8H"), corner(design, "7S")
+        assert (seven < 160).mean() > 0.02, f"{design.key}: no ink in the 7H's top corners"
+        rank, suit = np.abs(seven - eight).mean(axis=(1, 2)), np.abs(seven - spade).mean(axis=(1, 2))
+        assert max(rank) > 2 and max(suit) > 2, f"{design.key}: 7H, 8H and 7S alike in both top corners"

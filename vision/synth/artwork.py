@@ -1,4 +1,6 @@
-"""Packaged deck artwork, rendered with PyQt5's QSvgRenderer (it draws these SVGs right where rsvg does not).
+"""Packaged deck artwork, rendered with PyQt5's QSvgRenderer (it draws most of these SVGs right where rsvg does
+not) or, for the decks whose registry entry says ``renderer: rsvg``, with librsvg's ``rsvg-convert`` (Qt 5's SVG
+Tiny renderer draws nothing of a ``<symbol>`` placed by ``<use>``: those decks came out as blank cards).
 
 Sources (installed by ``make data``, never committed): GNOME's ``gnome-cards-data`` (SVG sheets in
 ``/usr/share/aisleriot/cards``, elements ``club_1`` … ``spade_king``, ``back``), KDE's
@@ -10,6 +12,8 @@ from __future__ import annotations
 
 import gzip
 import os
+import shutil
+import subprocess
 from functools import lru_cache
 from pathlib import Path
 
@@ -65,15 +69,19 @@ def _qt():  # type: ignore[no-untyped-def]
     return QtGui, QtSvg
 
 
+@lru_cache(maxsize=8)
+def _svg_bytes(path: Path) -> bytes:
+    if not path.exists():
+        raise ArtworkError(f"{path} is missing; run `make data` to install the packaged decks")
+    return gzip.decompress(path.read_bytes()) if path.suffix == ".svgz" else path.read_bytes()
+
+
 @lru_cache(maxsize=64)
 def _renderer(path: Path):  # type: ignore[no-untyped-def]
     _, QtSvg = _qt()
-    if not path.exists():
-        raise ArtworkError(f"{path} is missing; run `make data` to install the packaged decks")
-    data = gzip.decompress(path.read_bytes()) if path.suffix == ".svgz" else path.read_bytes()
     from PyQt5 import QtCore
 
-    renderer = QtSvg.QSvgRenderer(QtCore.QByteArray(data))
+    renderer = QtSvg.QSvgRenderer(QtCore.QByteArray(_svg_bytes(path)))
     if not renderer.isValid():
         raise ArtworkError(f"{path} is not a readable SVG")
     return renderer
@@ -96,19 +104,27 @@ def svg_cards_backs() -> list[str]:
     return sorted(p.stem[5:] for p in SVG_CARDS_DIR.glob("back-*.png")) if SVG_CARDS_DIR.is_dir() else []
 
 
+ENGINES = ("qt", "rsvg")
+
+
 def render_packaged(
-    kind: str, name: str, card: Card | None, *, height: int = 352, back: str | None = None
+    kind: str, name: str, card: Card | None, *, height: int = 352, back: str | None = None, engine: str = "qt"
 ) -> np.ndarray:
     """One card (None: the back) of a packaged deck as BGRA, ``height`` pixels tall, 63×88 aspect.
 
-    ``back`` picks one of the svg-cards package's coloured backs (see :func:`svg_cards_backs`).
+    ``back`` picks one of the svg-cards package's coloured backs (see :func:`svg_cards_backs`); ``engine`` draws
+    an SVG deck with Qt (``qt``) or librsvg (``rsvg``).
     """
+    if engine not in ENGINES:
+        raise ArtworkError(f"unknown SVG renderer {engine!r}: one of {', '.join(ENGINES)}")
     if kind == "svg-cards":
         eid = element_id("gnome", card) if card is not None else (f"back-{back}" if back else "back")
         path = deck_file(kind, name) / f"{eid}.png"
         if not path.exists():
             raise ArtworkError(f"svg-cards has no {path.name}")
         return _render_png(path, height)
+    if engine == "rsvg":
+        return _render_rsvg(kind, name, element_id(kind, card), height)
     QtGui, _ = _qt()
     from PyQt5 import QtCore
 
@@ -132,6 +148,38 @@ def render_packaged(
     return bgra
 
 
+def _render_rsvg(kind: str, name: str, eid: str, height: int) -> np.ndarray:
+    import cv2
+
+    if not rsvg_available():
+        raise ArtworkError("rsvg-convert is missing; run `make data` to install librsvg2-bin")
+    width, height = card_size(height)
+    done = subprocess.run(
+        ["rsvg-convert", "--export-id", eid, "--width", str(width), "--height", str(height), "--format", "png"],
+        input=_svg_bytes(deck_file(kind, name)),
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        reason = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no reason given"]
+        raise ArtworkError(f"{kind} deck {name!r}: rsvg-convert could not draw {eid!r} ({reason[0]})")
+    bgra = cv2.imdecode(np.frombuffer(done.stdout, np.uint8), cv2.IMREAD_UNCHANGED)
+    if bgra is None or bgra.ndim != 3 or bgra.shape[2] != 4:
+        raise ArtworkError(f"{kind} deck {name!r}: rsvg-convert gave no BGRA image for {eid!r}")
+    if bgra.shape[:2] != (height, width):
+        bgra = cv2.resize(bgra, (width, height), interpolation=cv2.INTER_AREA)
+    if bgra[..., 3].max() == 0:
+        raise ArtworkError(f"{kind} deck {name!r} drew nothing for {eid!r}")
+    bgra[..., 3] = np.minimum(bgra[..., 3], rounded_mask(width, height))
+    return bgra
+
+
+@lru_cache(maxsize=1)
+def rsvg_available() -> bool:
+    """Whether librsvg's ``rsvg-convert`` is here (``make data`` installs it)."""
+    return shutil.which("rsvg-convert") is not None
+
+
 @lru_cache(maxsize=1)
 def qt_available() -> bool:
     """Whether PyQt5 can draw SVGs here (``make data`` installs it)."""
@@ -142,10 +190,10 @@ def qt_available() -> bool:
     return True
 
 
-def installed(kind: str, name: str) -> bool:
-    """Whether this deck can be drawn on this machine: its files, and for SVG decks PyQt5."""
+def installed(kind: str, name: str, engine: str = "qt") -> bool:
+    """Whether this deck can be drawn on this machine: its files, and for SVG decks the renderer."""
     try:
         present = deck_file(kind, name).exists()
     except ArtworkError:
         return False
-    return present and (kind == "svg-cards" or qt_available())
+    return present and (kind == "svg-cards" or (rsvg_available() if engine == "rsvg" else qt_available()))

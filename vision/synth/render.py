@@ -17,7 +17,7 @@ from referee.game import apply, initial
 from referee.rules import Rules
 from referee.simulate import SimResult, simulate
 from vision.synth import artwork
-from vision.synth.decks import Design, load_designs, split_designs
+from vision.synth.decks import Design, design_named, load_designs, split_designs
 from vision.synth.faces import BACK_PATTERNS, recolour, render_back
 from vision.synth.scene import SceneRenderer, SceneStyle, TableGeometry
 
@@ -42,8 +42,7 @@ class TableDecks:
             if pattern == "svg-cards":
                 return artwork.render_packaged("svg-cards", "svg-cards", None, height=height, back=colour)
             if pattern.startswith("recolour:"):
-                _, kind, name = pattern.split(":", 2)
-                return recolour(artwork.render_packaged(kind, name, None, height=height), colour)
+                return recolour(design_named(pattern.removeprefix("recolour:")).back(height=height), colour)
             return render_back(colour, pattern, height=height, seed=seed + zlib.crc32(pid.encode()) % 1000)
 
         return back
