@@ -523,7 +523,11 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         # through in order, each accounted for (line or foundation) before the next.
         steps = [c for c, n in trail.get(pid, ()) if n >= 2 and c not in (old, target) and c not in left] + [target]
         cur = old
-        demon_played = "demon" in played_from.get(pid, set()) or (pid, cur) in open_demon_plays
+        demon_played = "demon" in played_from.get(pid, set()) or (
+            # An open play this top may have been is not its going while it shows on the player's line: one deck
+            # has one such card, so it went there (and the play was another candidate's).
+            (pid, cur) in open_demon_plays and not str(pv.playable().get(cur, "")).startswith("line:")
+        )
         for nxt in steps:
             if state.started and nxt != cur and cur is not None and not demon_played:
                 where = pv.playable().get(cur)
@@ -584,7 +588,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 together[a_seq], together[b_seq] = both[0], both[1]
     for p_seq, card, cands, t0, key, gone_then, places in state.pending:
         had_at = dict(places)
-        gone = [pid for pid in cands if card in state.playable.get(pid, {}) and without(pid, card)]
+        gone = [pid for pid in cands if pid in had_at and without(pid, card)]
         if len(gone) != 1:
             # Every other candidate shows the card (never moved, or a conflict's second copy taken back): the play
             # was the one whose card is missing, though their last sight of it may have faded by now.
@@ -668,11 +672,23 @@ def _remember(recent: Mapping[Card, Sighting], pv: PlayerView, t: float) -> dict
     return seen
 
 
-def refused(state: ReconState, pile: str, seq: int, lawful: Card | None) -> ReconState:
+def refused(
+    state: ReconState, pile: str, seq: int, lawful: Card | None, demon: tuple[str, Card] | None = None
+) -> ReconState:
     """The rules refused play ``seq`` onto ``pile`` (for its card, who played it or from where), leaving ``lawful``
     on top (None: no pile): cards landing there next are judged against that, as the rules will judge them, and a
-    card of the pile's suit on the refused one makes it a misreading (see ``step``)."""
-    return replace(state, suspect={**state.suspect, pile: lawful}, suspect_play={**state.suspect_play, pile: seq})
+    card of the pile's suit on the refused one makes it a misreading (see ``step``).
+
+    ``demon`` (player, card): the refused play came from that player's demon, which the rules still count it in.
+    It is the demon's top again, so the card taken back onto it is no flip (a flip would take one more card off
+    the player's count)."""
+    state = replace(state, suspect={**state.suspect, pile: lawful}, suspect_play={**state.suspect_play, pile: seq})
+    if demon is None:
+        return state
+    pid, card = demon
+    hold = {k: v for k, v in state.demon_hold.items() if k != pid}
+    left = {**state.demon_left, pid: state.demon_left.get(pid, frozenset()) - {card}}
+    return replace(state, demon_tops={**state.demon_tops, pid: card}, demon_hold=hold, demon_left=left)
 
 
 def reconstruct(views: Iterable[TableView]) -> list[Event]:

@@ -107,7 +107,9 @@ class Chain:
             # The rules' pile stays as it was: what lands there next is judged against that (a misreading, or
             # a play credited to the wrong deck, would otherwise make every later card of the pile illegal too).
             pile = self.state.foundations.get(event.pile)
-            self.recon = refused(self.recon, event.pile, event.seq, pile.cards[-1] if pile and pile.cards else None)
+            demon = (event.player, event.card) if event.source == "demon" and event.player is not None else None
+            lawful = pile.cards[-1] if pile and pile.cards else None
+            self.recon = refused(self.recon, event.pile, event.seq, lawful, demon)
         if self.on_event is not None:
             self.on_event(event)
 

@@ -351,6 +351,11 @@ class TableModel:
         lay_before = {(c, p_) for c, p_, _, _ in self._resting.values()}
         # Areas where several cards newly lie on the waste at once: a waste dealt, covering what lay there.
         dealt = Counter(p_ for c, p_, _, col in resting.values() if col == "waste" and (c, p_) not in lay_before)
+        # Areas whose whole waste (two cards or more) is gone in one frame: turned over (or a hand over it), not a
+        # top card lifted alone, which leaves the card below it showing.
+        wastes = Counter(p_ for _, p_, _, col in self._resting.values() if col == "waste")
+        kept = Counter(p_ for tr, (c, p_, _, col) in self._resting.items()
+                       if col == "waste" and resting.get(tr, (None, None))[:2] == (c, p_))  # fmt: skip
         for track, (card, pid, where, column) in self._resting.items():
             still = resting.get(track)
             if still is not None and still[:2] == (card, pid):
@@ -366,7 +371,8 @@ class TableModel:
                 (still is not None and still[1] == pid and (still[0], pid) not in lay_before) or bool(newly)
             )
             if not covered:  # its track gone, or following something else now
-                self._lifted.setdefault(card, {})[pid] = t
+                if column != "waste" or wastes[pid] < 2 or kept[pid] > 0:
+                    self._lifted.setdefault(card, {})[pid] = t
             elif dealt[pid] >= 2 or any(self._arrived(f, f_xy) for f, f_xy in newly):
                 self._buried.setdefault(pid, {})[card] = t
         self._resting = resting
@@ -399,8 +405,14 @@ class TableModel:
                 waste_top=_top(seat, cols.get("waste"), fan),
                 occluded=occluded,
             )
-            # A buried card stays so until it shows on top there again (or long after).
-            buried = self._buried.get(seat.player, {})
+            # A card seen lying under another in a line or the waste is covered there (a ladder, a fan, a card put
+            # back on it). A buried card stays so until it shows on top there again (or long after).
+            buried = self._buried.setdefault(seat.player, {})
+            for column, items in cols.items():
+                top = _top(seat, items, fan if column == "waste" else down) if column != "demon" else None
+                for s, _ in items if top is not None else ():
+                    if s.card is not None and _card(s.card) != top:
+                        buried[s.card] = t
             shown = {str(c) for c in pv.playable()}
             for c in [c for c, t0 in buried.items() if c in shown or t - t0 > BURIED_SECONDS]:
                 del buried[c]

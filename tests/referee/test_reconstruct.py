@@ -6,7 +6,7 @@ import pytest
 
 from referee.cards import Card
 from referee.events import Correction, Flip, Ladder, Play
-from referee.reconstruct import ReconState, reconstruct, step
+from referee.reconstruct import ReconState, reconstruct, refused, step
 from referee.tableview import PileView, PlayerView, TableView
 
 
@@ -706,3 +706,56 @@ def test_a_copy_reported_buried_is_neither_a_candidate_nor_a_conflicts_second_wh
         *(view(t, (king,), pv("a", "9C", waste="5S"), pv("b", "8D", waste="KH")) for t in (2.0, 2.1, 2.3)),
     ]
     assert summary(reconstruct(views)) == [("play", "a", "KH", "h", "waste", False)]
+
+
+def test_a_play_two_candidates_could_have_made_is_not_settled_by_whose_sighting_faded_first() -> None:
+    """a's KH and b's KH both left their areas as a KH landed: an unattributed play with both as candidates. Seconds
+    later neither shows it again, and a's last sight of it is older than b's: that is no evidence for b (the play
+    waits, and stays unattributed)."""
+    queen, king = PileView("h", 0, 0, C("QH"), 0.9), PileView("h", 0, 0, C("KH"), 0.9)
+    views = [
+        *(view(t, (queen,), pv("a", "9C", waste="KH"), pv("b", "8D", ("KH",))) for t in (0, 0.2)),
+        view(0.5, (queen,), pv("a", "9C", waste="5S"), pv("b", "8D", ("KH",))),
+        view(0.9, (queen,), pv("a", "9C", waste="5S"), pv("b", "8D", ("KH",))),
+        *(view(t, (king,), pv("a", "9C", waste="5S"), pv("b", "8D", (None,))) for t in (1.0, 1.1, 2.0, 3.0, 3.5, 4.0)),
+    ]
+    events = reconstruct(views)
+    assert plays(events) == [("play", None, "KH", "h", None, False)]
+    assert not [e for e in events if isinstance(e, Correction)]
+
+
+def test_a_demon_top_seen_on_its_line_as_a_copy_lands_is_a_ladder_whoever_played_the_copy() -> None:
+    """a moves the demon's 6H onto a's line as b's 6H lands: both copies left where they lay, so the play is open
+    with both as candidates; a's 6H on a's line says where a's went (a ladder, then the flip), and the play is
+    b's."""
+    seven = PileView("h", 0, 0, C("5H"), 0.9)
+    six = PileView("h", 0, 0, C("6H"), 0.9)
+    events = reconstruct(
+        [
+            *(view(t, (seven,), pv("a", "6H", ("7S",)), pv("b", "9C", (), "6H")) for t in (0, 0.2)),
+            *(view(t, (six,), pv("a", "QS", ("6H",)), pv("b", "9C", (), "4D")) for t in (1.0, 1.1, 1.5, 2.0)),
+        ]
+    )
+    assert [s for s in summary(events) if s[0] != "play"] == [
+        ("ladder", "a", "6H", "demon", "line:1"),
+        ("flip", "a", "QS"),
+    ]
+    fixes = [e for e in events if isinstance(e, Correction)]
+    assert plays(events)[0][1] == "b" or [f.player for f in fixes] == ["b"]
+
+
+def test_a_play_from_the_demon_the_rules_refused_is_its_top_again_when_taken_back() -> None:
+    """a plays the demon's 6H onto a 4D (the rules refuse it) and takes it back onto the demon: the same card on
+    the demon is no flip (the rules still count it in the demon)."""
+    four, six = PileView("d", 0, 0, C("4D"), 0.9), PileView("d", 0, 0, C("6H"), 0.9)
+    state, out = ReconState(), []
+    for t, piles, demon in ((0, four, "6H"), (0.2, four, "6H"), *((t, six, None) for t in (1.0, 1.1, 1.5, 2.0))):
+        state, events = step(state, view(t, (piles,), pv("a", demon, ("9C",)), pv("b", "KS")))
+        out += events
+    (play,) = [e for e in out if isinstance(e, Play)]
+    assert (play.player, str(play.card), play.source) == ("a", "6H", "demon")
+    state = refused(state, "d", play.seq, C("4D"), ("a", C("6H")))
+    for t in (2.5, 2.6, 3.0):
+        state, events = step(state, view(t, (four,), pv("a", "6H", ("9C",)), pv("b", "KS")))
+        out += events
+    assert [e for e in out if isinstance(e, Flip)] == []

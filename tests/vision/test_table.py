@@ -270,3 +270,41 @@ def test_a_detector_slip_beside_a_dealt_row_is_not_its_demon() -> None:
     bob = model.view(0.0, 0, [*blue, slip, *red]).player("bob")
     assert bob is not None and bob.demon_top == Card.parse("KS")
     assert bob.line == tuple(Card.parse(c) for c in ("2H", "3C", "4D", "5S"))
+
+
+def at_slot(model: TableModel, player: str, slot: float, card: str, track: int, *, down: float = 0.0) -> Seen:
+    """``card`` lying at ``slot`` along ``player``'s row (``down`` mm towards them), tracked as ``track``."""
+    seat = next(s for s in model.calibration.seats if s.player == player)
+    x, y = np.asarray(seat.centre) + slot * np.asarray(seat.right) + down * np.asarray(seat.down)
+    return tracked(card_at(x, y, card), track)
+
+
+def test_a_waste_turned_over_as_a_copy_lands_is_not_where_that_copy_came_from() -> None:
+    """Red's waste shows three cards fanned, a 2H on top; red turns the whole waste over in the frame blue's 2H
+    goes from the line: the 2H that lands is blue's. Red's 2H left with the cards under it, which a card lifted
+    alone never does (the one below it would show)."""
+    model, rest, ace = blue_and_red(["QH", "9C", "8D", "7S", "6H"])
+    blue_two = next(s for s in rest if s.card == "2H")
+    rest = [s for s in rest if s is not blue_two]
+    red = next(s for s in model.calibration.seats if s.player == "red")
+    step = 12.0 if red.waste > red.demon else -12.0
+    waste = [at_slot(model, "red", red.waste + k * step, c, 80 + k) for k, c in enumerate(("10D", "5S", "2H"))]
+    model.view(0.1, 2, [*rest, blue_two, *waste, ace])
+    assert model.view(0.2, 3, [*rest, blue_two, *waste, ace]).player("red").waste_top == Card.parse("2H")  # type: ignore[union-attr]
+    model.view(0.3, 4, [*rest, ace])  # blue's 2H lifted; red's waste picked up whole
+    view = model.view(0.4, 5, [*rest, tracked(card_at(502, 498, "2H"), 99)])
+    assert view.foundations[0].origin == "blue"
+
+
+def test_a_card_seen_lying_under_another_in_a_line_is_reported_buried() -> None:
+    """Red puts a card back on their line's 2H (a conflict's loser taken back) and the 2H still peeks out from
+    under it: it is covered, not gone, so the referee does not count it among the copies that may have landed."""
+    model, rest, ace, blue_two, red_two = both_with_2h()
+    x, y = red_two.centre()
+    red = next(s for s in model.calibration.seats if s.player == "red")
+    toward = np.asarray(red.down) * 21  # a ladder grows towards its player
+    on_it = tracked(card_at(x + toward[0], y + toward[1], "3C"), 77)
+    view = model.view(0.1, 2, [*rest, blue_two, red_two, on_it, ace])
+    red_view = view.player("red")
+    assert red_view is not None and red_view.line[0] == Card.parse("3C") and red_view.buried == (Card.parse("2H"),)
+    assert view.player("blue").buried == ()  # type: ignore[union-attr]
