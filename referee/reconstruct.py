@@ -526,7 +526,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         demon_played = "demon" in played_from.get(pid, set()) or (
             # An open play this top may have been is not its going while it shows on the player's line: one deck
             # has one such card, so it went there (and the play was another candidate's).
-            (pid, cur) in open_demon_plays and not str(pv.playable().get(cur, "")).startswith("line:")
+            (pid, cur) in open_demon_plays and not (cur is not None and pv.playable().get(cur, "").startswith("line:"))
         )
         for nxt in steps:
             if state.started and nxt != cur and cur is not None and not demon_played:
