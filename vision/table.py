@@ -409,10 +409,10 @@ class TableModel:
             # back on it). A buried card stays so until it shows on top there again (or long after).
             buried = self._buried.setdefault(seat.player, {})
             for column, items in cols.items():
-                top = _top(seat, items, fan if column == "waste" else down) if column != "demon" else None
-                for s, _ in items if top is not None else ():
-                    if s.card is not None and _card(s.card) != top:
-                        buried[s.card] = t
+                if column == "demon" or not items:  # nothing covers a demon: a new card there is its next one
+                    continue
+                top = _top(seat, items, fan if column == "waste" else down)
+                buried.update({s.card: t for s, _ in items if s.card is not None and _card(s.card) != top})
             shown = {str(c) for c in pv.playable()}
             for c in [c for c, t0 in buried.items() if c in shown or t - t0 > BURIED_SECONDS]:
                 del buried[c]

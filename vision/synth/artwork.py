@@ -141,11 +141,7 @@ def render_packaged(
     painter.end()
     ptr = image.constBits()
     ptr.setsize(height * width * 4)
-    bgra = np.frombuffer(ptr, np.uint8).reshape(height, width, 4).copy()
-    if bgra[..., 3].max() == 0:
-        raise ArtworkError(f"{kind} deck {name!r} drew nothing for {eid!r}")
-    bgra[..., 3] = np.minimum(bgra[..., 3], rounded_mask(width, height))
-    return bgra
+    return _rounded(np.frombuffer(ptr, np.uint8).reshape(height, width, 4).copy(), f"{kind} deck {name!r}", eid)
 
 
 def _render_rsvg(kind: str, name: str, eid: str, height: int) -> np.ndarray:
@@ -168,8 +164,14 @@ def _render_rsvg(kind: str, name: str, eid: str, height: int) -> np.ndarray:
         raise ArtworkError(f"{kind} deck {name!r}: rsvg-convert gave no BGRA image for {eid!r}")
     if bgra.shape[:2] != (height, width):
         bgra = cv2.resize(bgra, (width, height), interpolation=cv2.INTER_AREA)
+    return _rounded(bgra, f"{kind} deck {name!r}", eid)
+
+
+def _rounded(bgra: np.ndarray, deck: str, eid: str) -> np.ndarray:
+    """A drawn card with its corners rounded; drawing nothing at all is an error."""
     if bgra[..., 3].max() == 0:
-        raise ArtworkError(f"{kind} deck {name!r} drew nothing for {eid!r}")
+        raise ArtworkError(f"{deck} drew nothing for {eid!r}")
+    height, width = bgra.shape[:2]
     bgra[..., 3] = np.minimum(bgra[..., 3], rounded_mask(width, height))
     return bgra
 
