@@ -6,7 +6,8 @@ The camera pipeline sends one per processed frame, each foundation pile as it la
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
 from referee.cards import Card
 
@@ -70,3 +71,19 @@ class TableView:
 
     def player(self, pid: str) -> PlayerView | None:
         return next((p for p in self.players if p.id == pid), None)
+
+    def renamed(self, names: Mapping[str, str]) -> TableView:
+        """The same view with players called by ``names`` (old id -> new id; ids not in it are kept): the
+        areas, and where each foundation's top and its doubles came from."""
+
+        def new(pid: str) -> str:
+            return names.get(pid, pid)
+
+        return replace(
+            self,
+            players=tuple(replace(p, id=new(p.id)) for p in self.players),
+            foundations=tuple(
+                replace(f, origin=None if f.origin is None else new(f.origin), doubles=tuple(map(new, f.doubles)))
+                for f in self.foundations
+            ),
+        )

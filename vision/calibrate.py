@@ -46,7 +46,7 @@ class Seat:
     line: tuple[float, ...]  # slots of the line piles, in order line:1, line:2, …
     waste: float  # where the waste lies (beyond the line, away from the demon)
     back: str | None = None  # the back colour of this player's deck
-    back_bgr: tuple[float, float, float] | None = None  # its mean colour, as seen at round start
+    back_bgr: tuple[float, float, float] | None = None  # its mean colour, as seen at round start (or later in its area)
     stock: float | None = None  # slot of the stock (face down) when it lay on the table at round start
 
     @property

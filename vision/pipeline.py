@@ -11,6 +11,13 @@ becomes a ``TableView``. Each foundation pile settles on its own: the referee is
 pile's coming or going) once it has held for a few frames, and the pile as it was until then. (Settling the table
 as a whole waited for every pile to hold at once; with real readings some pile flickers in most frames, and a
 play could go unlogged for seconds or for good.)
+
+Seats are named by their decks' back colours, seen on the stock beside each dealt row. When two or more seats
+show no back at the start (a stock held in the hand, or one the detector misses on a cloth of its colour), naming
+them by table order is a coin toss that would credit one player's whole round to another. So the round's events
+wait, up to ``NAMING_WAIT_S`` of film, for backs seen in those seats' areas; the views are kept meanwhile and
+stepped through the referee in order once the names are known (the log is the same as if they had been known
+from the start, only later).
 """
 
 from __future__ import annotations
@@ -38,11 +45,14 @@ from referee.rules import Rules
 from referee.tableview import PileView, TableView
 from vision.calibrate import Calibration, CalibrationError, from_card_sizes, from_markers
 from vision.detections import Detections
-from vision.table import Seen, TableModel, find_seats
+from vision.synth.faces import BACK_COLOURS
+from vision.table import Seen, TableModel, colour_name, find_seats, name_seats, seat_of_back
 from vision.track import CardTracks
 
 SETTLE_FRAMES = 3  # processed frames a foundation pile's change must hold before it is committed
 SEAT_FRAMES = 3  # processed frames the dealt table must lie still before seats are taken
+NAMING_WAIT_S = 20.0  # film seconds the round's events wait for a back in each seat that showed none at the start
+NAMING_SIGHTINGS = 5  # processed frames with a back seen in such a seat before its colour is taken
 # Verdicts that leave a play's card off its foundation in the rules' record though it lies there on the table.
 REFUSED = frozenset({WRONG_SUIT, WRONG_RANK, NOT_AN_ACE, DUPLICATE_CARD, NOT_PLAYABLE})
 
@@ -55,6 +65,16 @@ class Flag:
     frame: int
     t: float
     quad: list[list[float]] | None = None
+
+
+@dataclass
+class _Naming:
+    """Seats found without a back colour at round start, waiting for backs seen in their areas; the views of the
+    table meanwhile, stepped through the referee once the seats are named."""
+
+    t: float  # when the round started
+    colours: dict[str, list[tuple[float, float, float]]]  # seat (as first named) -> colours of backs seen there
+    views: list[TableView] = field(default_factory=list)
 
 
 @dataclass
@@ -87,6 +107,8 @@ class Chain:
         self._settled = SettledPiles()
         self.processed = 0
         self.notes: list[str] = []
+        self._naming: _Naming | None = None
+        self._names: dict[str, str] = {}  # seat as the table model names it -> player, where they differ
 
     @property
     def started(self) -> bool:
@@ -152,12 +174,24 @@ class Chain:
         self._run = self._run + 1 if key == self._last_key else 1  # the whole middle unchanged (for Out)
         self._last_key = key
         view = replace(view, foundations=self._settled.update(view.foundations), settled=True)
+        if self._naming is not None:
+            self._naming.views.append(view)
+            self._watch_backs(self.model, self._naming)
+            if t - self._naming.t < NAMING_WAIT_S and any(
+                len(c) < NAMING_SIGHTINGS for c in self._naming.colours.values()
+            ):
+                return []
+            self._name_late()
+            return self.events[before:]
+        self._step(view.renamed(self._names) if self._names else view)
+        return self.events[before:]
+
+    def _step(self, view: TableView) -> None:
         self.recon, events = step(self.recon, view)
         for e in events:
-            self._emit(e, frame)
-        self._call_out(view, frame)
+            self._emit(e, view.frame)
+        self._call_out(view, view.frame)
         self.last_view = view
-        return self.events[before:]
 
     def _call_out(self, view: TableView, frame: int) -> None:
         """Out, as it happens, for a player whose demon the referee counts as empty and the camera sees empty
@@ -189,15 +223,59 @@ class Chain:
                 return
             self.calibration = self.calibration.with_seats(seats)
         self.model = TableModel(self.calibration, self.rules.line_size)
+        view = self.model.view(t, frame, self.seen)
+        unnamed = [seat.player for seat in self.calibration.seats if seat.back_bgr is None]
+        known = [c for _, c in self.players or () if c in BACK_COLOURS]
+        if len(unnamed) >= (2 if self.players else 1) and (known or not self.players):
+            self._naming = _Naming(t, {pid: [] for pid in unnamed}, [view])
+            self._watch_backs(self.model, self._naming)
+            return
+        self._begin(view)
+
+    def _begin(self, view: TableView) -> None:
+        """``round_start``, then the dealt table as the referee's first view (what each player could play)."""
+        assert self.calibration is not None
         ids = [p for p, _ in self.players] if self.players else [s.player for s in self.calibration.seats]
         back = {s.player: s.back for s in self.calibration.seats}
         specs = tuple(PlayerSpec(pid, self.rules.demon_size, back=back.get(pid)) for pid in ids)
-        start = RoundStart(seq=0, t=t, rules=self.rules_name, players=specs, options=dict(self.options),
-                           extra={"frame": frame, "calibration": self.calibration.source})  # fmt: skip
-        self._emit(start, frame)
-        view = self.model.view(t, frame, self.seen)
-        self.recon, _ = step(self.recon, view)  # the dealt table: what each player could play at the start
+        start = RoundStart(seq=0, t=view.t, rules=self.rules_name, players=specs, options=dict(self.options),
+                           extra={"frame": view.frame, "calibration": self.calibration.source})  # fmt: skip
+        self._emit(start, view.frame)
+        self.recon, _ = step(self.recon, view)
         self.last_view = view
+
+    def _watch_backs(self, model: TableModel, naming: _Naming) -> None:
+        """The colour of each back seen in line with the row of a seat still waiting for its name (its stock)."""
+        backs = [s for s in self.seen if s.back and s.colour is not None]
+        if not backs:
+            return
+        xy = model.calibration.to_table(np.array([s.centre() for s in backs]))
+        for s, p in zip(backs, xy, strict=True):
+            player = seat_of_back(model.calibration.seats, p)
+            if player in naming.colours and s.colour is not None:
+                naming.colours[player].append(s.colour)
+
+    def _name_late(self) -> None:
+        """Names the waiting seats by the backs seen in them (by table order where none was), then gives the
+        referee the round from its start."""
+        assert self._naming is not None and self.calibration is not None
+        naming, self._naming = self._naming, None
+        seats = [
+            replace(s, back_bgr=bgr, back=colour_name(bgr))
+            if (seen := naming.colours.get(s.player)) and (bgr := _median(seen)) is not None
+            else s
+            for s in self.calibration.seats
+        ]
+        named = name_seats(seats, self.players)
+        self._names = {a.player: b.player for a, b in zip(seats, named, strict=True) if a.player != b.player}
+        self.calibration = self.calibration.with_seats(named)
+        blind = [b.player for a, b in zip(seats, named, strict=True) if a.back_bgr is None]
+        if blind:
+            self.notes.append(f"no back seen in the seats of {', '.join(blind)}: named by their order at the table")
+        first, *rest = naming.views
+        self._begin(first.renamed(self._names))
+        for view in rest:
+            self._step(view.renamed(self._names))
 
     def finish(self, t: float, reason: str = "video ended") -> list[Event]:
         """Out for the one player whose demon is seen empty and counted empty (when nobody called it), then
@@ -206,6 +284,8 @@ class Chain:
         before = len(self.events)
         if not self.started:
             return []
+        if self._naming is not None:
+            self._name_late()
         frame = self.last_view.frame if self.last_view else 0
         seq = self.recon.next_seq
         view = self.last_view
@@ -217,6 +297,13 @@ class Chain:
                 seq += 1
         self._emit(RoundEnd(seq=seq, t=t, reason=reason), frame)
         return self.events[before:]
+
+
+def _median(colours: Sequence[tuple[float, float, float]]) -> tuple[float, float, float] | None:
+    if not colours:
+        return None
+    m = np.median(np.asarray(colours, np.float64), axis=0)
+    return (float(m[0]), float(m[1]), float(m[2]))
 
 
 class SettledPiles:

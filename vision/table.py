@@ -177,7 +177,7 @@ def find_seats(
                 stock=stock_at,
             )
         )
-    return _name_seats(seats, players)
+    return name_seats(seats, players)
 
 
 def _stocks(rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]], bxy: np.ndarray) -> dict[int, int]:
@@ -190,12 +190,26 @@ def _stocks(rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]], b
     cost = np.full((len(rows), len(bxy)), 1e6)
     for k, (mid, down, right, slots) in enumerate(rows):
         for j, b in enumerate(bxy):
-            lx, ly = float((b - mid) @ right), float((b - mid) @ down)
-            beyond = max(slots[0] - lx, lx - slots[-1], 0.0)
-            if abs(ly) < CARD_MM[1] and beyond < 6 * CARD_MM[0]:
-                cost[k, j] = beyond + 2 * abs(ly)
+            cost[k, j] = _stock_cost(float((b - mid) @ right), float((b - mid) @ down), slots[0], slots[-1])
     _, x, _ = lap.lapjv(cost, extend_cost=True, cost_limit=1e5)
     return {k: int(j) for k, j in enumerate(x) if j >= 0 and cost[k, j] < 1e6}
+
+
+def _stock_cost(lx: float, ly: float, lo: float, hi: float) -> float:
+    """How far a back at (``lx`` along a row, ``ly`` across it) lies from where that row's stock may be: in line
+    with the row, up to six cards beyond either end (1e6: not there)."""
+    beyond = max(lo - lx, lx - hi, 0.0)
+    return beyond + 2 * abs(ly) if abs(ly) < CARD_MM[1] and beyond < 6 * CARD_MM[0] else 1e6
+
+
+def seat_of_back(seats: Sequence[Seat], xy: np.ndarray) -> str | None:
+    """The player whose stock a back at ``xy`` (table mm) may be: the seat whose row it lies in line with,
+    nearest (None: in line with no seat's row)."""
+    best = min(
+        ((_stock_cost(*(float(v) for v in seat.local(xy)[0]), *seat.span), seat.player) for seat in seats),
+        default=(1e6, None),
+    )
+    return best[1] if best[0] < 1e6 else None
 
 
 def _merge_slots(lx: np.ndarray) -> np.ndarray:
@@ -235,7 +249,7 @@ def _trim_row(slots: np.ndarray, lx: np.ndarray, conf: Sequence[float], line_siz
     return slots[lo:hi]
 
 
-def _name_seats(seats: list[Seat], players: Sequence[tuple[str, str | None]] | None) -> list[Seat]:
+def name_seats(seats: list[Seat], players: Sequence[tuple[str, str | None]] | None) -> list[Seat]:
     """Gives each seat its player: by back colour when the players' colours are known, else in order around
     the table; without a player list, a seat is named by its back colour (or p1, p2, …)."""
     from dataclasses import replace

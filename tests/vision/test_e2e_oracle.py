@@ -127,3 +127,48 @@ def test_a_demon_seen_empty_as_the_film_ends_is_no_out_while_cards_are_counted_i
     assert not any(isinstance(e, Out) for e in events)
     assert isinstance(events[-1], RoundEnd)
     assert not [f for f in chain.flags if f.verdict.code == "false-out"]
+
+
+def _oracle_run(players: list[tuple[str, str | None]], hide_backs_until: float) -> Chain:
+    """The sample game through the chain with the oracle, its backs unseen until ``hide_backs_until`` seconds
+    (stocks the detector misses at the start)."""
+    start = read_log(SAMPLE / "events.jsonl")[0]
+    assert isinstance(start, RoundStart)
+    chain = Chain(start.rules, dict(start.options), players)
+    cap = cv2.VideoCapture(str(SAMPLE / "game.mp4"))
+    t = 0.0
+    for k, line in enumerate((SAMPLE / "truth.jsonl").read_text().splitlines()):
+        ok, image = cap.read()
+        assert ok
+        t = k / 15
+        frame = json.loads(line)
+        if t < hide_backs_until:
+            frame["cards"] = [c for c in frame["cards"] if c["card"] != "back"]
+        chain.feed(image, t, k, oracle_detections(frame))
+    chain.finish(t)
+    return chain
+
+
+def test_seats_whose_stocks_are_unseen_at_the_start_are_named_by_the_backs_seen_there_later() -> None:
+    truth = read_log(SAMPLE / "events.jsonl")
+    start = truth[0]
+    assert isinstance(start, RoundStart)
+    # Listed against the order round the table: naming unseen seats by that order would swap players.
+    players = [(p.id, p.back) for p in reversed(start.players)]
+    chain = _oracle_run(players, hide_backs_until=1.0)
+    first = chain.events[0]
+    assert isinstance(first, RoundStart) and first.t < 1.0  # the round started on the dealt table, not later
+    assert {p.id: p.back for p in first.players} == {p.id: p.back for p in start.players}
+    filmed = json.loads((SAMPLE / "render.json").read_text())["seconds"]
+    r = compare(truth, chain.events, until=filmed)
+    assert r["recall"] == 1.0 and r["precision"] == 1.0 and r["attribution"] == 1.0
+    assert chain.calibration is not None
+    assert {s.player: s.back for s in chain.calibration.seats} == {p.id: p.back for p in start.players}
+
+
+def test_seats_with_no_back_seen_before_the_film_ends_are_named_in_table_order_and_the_review_says_so() -> None:
+    start = read_log(SAMPLE / "events.jsonl")[0]
+    assert isinstance(start, RoundStart)
+    chain = _oracle_run([(p.id, p.back) for p in start.players], hide_backs_until=99.0)
+    assert isinstance(chain.events[0], RoundStart) and isinstance(chain.events[-1], RoundEnd)
+    assert any("named by their order at the table" in n for n in chain.notes)
