@@ -76,6 +76,7 @@ class ReconState:
     demon_left: Mapping[str, frozenset[Card]] = field(default_factory=dict)
 
 
+FLICKER_SECONDS = 0.3  # a card seen at a place once, its place showing the card before it again within this
 PENDING_SECONDS = 5.0  # how long an unattributed play waits for the areas that were covered
 ILLEGAL_SECONDS = 0.8  # how long a top the rules forbid must lie on its pile before it is logged
 # A top the rules forbid, read with less probability than this, is no evidence of an illegal play unless its card
@@ -669,7 +670,20 @@ def _remember(recent: Mapping[Card, Sighting], pv: PlayerView, t: float) -> dict
             continue
         there = [(s.last, other) for other, s in seen.items() if s.place == place and other != c]
         seen[c] = Sighting(place, t, t, max(there, key=lambda lc: lc[0])[1] if there else None, t)
-    return seen
+    # A card seen at a place in one view only, the card it covered showing there again right after: a misreading
+    # of that card, not a card that was there to play (s10/game00, real models: p2's line card read "AD" at 0.59
+    # once made p2 the one who played p1's AD).
+    return {
+        c: s
+        for c, s in seen.items()
+        if not (
+            c not in now
+            and s.since == s.last
+            and s.before is not None
+            and now.get(s.before) == s.place
+            and t - s.last <= FLICKER_SECONDS
+        )
+    }
 
 
 def refused(

@@ -759,3 +759,44 @@ def test_a_play_from_the_demon_the_rules_refused_is_its_top_again_when_taken_bac
         state, events = step(state, view(t, (four,), pv("a", "6H", ("9C",)), pv("b", "KS")))
         out += events
     assert [e for e in out if isinstance(e, Flip)] == []
+
+
+def test_a_view_renamed_calls_the_areas_and_where_cards_came_from_by_the_new_names() -> None:
+    c = Card.parse
+    view = TableView(
+        t=1.0,
+        frame=15,
+        foundations=(PileView("f1", 0, 0, c("2H"), origin="a", doubles=("b", "c")),),
+        players=(PlayerView("a", demon_top=c("5S")), PlayerView("b"), PlayerView("c")),
+    )
+    renamed = view.renamed({"a": "b", "b": "a"})
+    assert [p.id for p in renamed.players] == ["b", "a", "c"]
+    assert renamed.player("b") is not None and renamed.player("b").demon_top == c("5S")  # type: ignore[union-attr]
+    assert renamed.foundations[0].origin == "b" and renamed.foundations[0].doubles == ("a", "c")
+    # Same events from the renamed views as from the originals with the names swapped after.
+    names = {"a": "b", "b": "a"}
+    landed = TableView(t=2.0, frame=30, foundations=(PileView("f1", 0, 0, c("3H"), origin="a"),),
+                       players=(PlayerView("a"), PlayerView("b"), PlayerView("c")))  # fmt: skip
+    start = TableView(t=1.0, frame=15, foundations=(PileView("f1", 0, 0, c("2H")),),
+                      players=(PlayerView("a", demon_top=c("3H")), PlayerView("b"), PlayerView("c")))  # fmt: skip
+    first = reconstruct([start, landed])
+    second = reconstruct([start.renamed(names), landed.renamed(names)])
+    assert [(type(e), getattr(e, "player", None)) for e in first][:1] == [(Play, "a")]
+    assert [names.get(getattr(e, "player", ""), getattr(e, "player", None)) for e in first] == [
+        getattr(e, "player", None) for e in second
+    ]
+
+
+def test_a_card_read_once_where_another_lies_is_a_misreading_not_a_card_that_could_have_landed() -> None:
+    # a's line card QD is read "AD" in one view and QD again in the next; b's waste shows the AD b then plays.
+    views = [
+        view(0.0, (), pv("a", "9C", ("QD",)), pv("b", "8S", (), "5H")),
+        view(0.2, (), pv("a", "9C", ("QD",)), pv("b", "8S", (), "AD")),
+        view(0.27, (), pv("a", "9C", ("AD",)), pv("b", "8S", (), "AD")),
+        view(0.33, (), pv("a", "9C", ("QD",)), pv("b", "8S", (), "AD")),
+        view(1.0, (pile("d", "AD"),), pv("a", "9C", ("QD",)), pv("b", "8S", (), "5H")),
+    ]
+    assert [e for e in summary(reconstruct(views)) if e[0] == "play"] == [("play", "b", "AD", "d", "waste", False)]
+    # Read so in two views, it could have been there: the play stays open between a and b.
+    views.insert(3, view(0.3, (), pv("a", "9C", ("AD",)), pv("b", "8S", (), "AD")))
+    assert [e for e in summary(reconstruct(views)) if e[0] == "play"] == [("play", None, "AD", "d", None, False)]
