@@ -517,6 +517,10 @@ def evaluate_models(
         f"{d['recall_clear']:.3f} (n={d['clear_n']}) / {d['recall_covered']:.3f} (n={d['covered_n']})",
     )
     table.add_row(
+        "detection recall by where cards lie",
+        ", ".join(f"{z} {v['recall']:.2f} ({v['n']})" for z, v in d["recall_by_zone"].items()),
+    )
+    table.add_row(
         "identity top-1, whole cards", f"{renders['identity_top1_whole']:.3f} (n={renders['identity_whole_n']})"
     )
     table.add_row(

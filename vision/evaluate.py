@@ -33,6 +33,11 @@ def labelled(truths: list[CardTruth]) -> list[CardTruth]:
     return [t for t in truths if t.visible >= MIN_VISIBLE or (t.card != "back" and t.index_visible)]
 
 
+def _zone(zone: str) -> str:
+    """ "line:3" -> "line", "foundation:f2" -> "foundation"."""
+    return zone.split(":", 1)[0]
+
+
 def multiset_counts(truth: Counter[str], read: Counter[str]) -> tuple[int, int, int]:
     """(true positives, false positives, false negatives) of identities read against the truth, as multisets."""
     hit = sum((read & truth).values())
@@ -65,6 +70,7 @@ def evaluate_renders(
     index_only = Counter[str]()
     e2e = Counter[str]()
     det = Counter[str]()  # detection recall by how much of the card shows
+    zones = Counter[str]()
     confusion = np.zeros((len(CLASSES), len(CLASSES)), np.int64)
     errors: list[dict[str, Any]] = []
     for k, plan in enumerate(heldout_frames(frames)):
@@ -81,6 +87,8 @@ def evaluate_renders(
             part = "clear" if t.visible >= 0.9 else "covered"
             det[part] += 1
             det[f"{part}_found"] += j in matched
+            zones[_zone(t.zone)] += 1  # and by where it lies (demon, line, waste, stock, foundation, hand)
+            zones[f"{_zone(t.zone)}_found"] += j in matched
         # The identifier alone, on the true quads of cards whose index shows.
         faces = [t for t in scored if t.card != "back" and t.index_visible and t.card in IDENTITIES]
         if faces:
@@ -124,6 +132,11 @@ def evaluate_renders(
             "recall_covered": det["covered_found"] / max(1, det["covered"]),
             "clear_n": det["clear"],
             "covered_n": det["covered"],
+            "recall_by_zone": {
+                z: {"n": n, "recall": round(zones[f"{z}_found"] / n, 3)}
+                for z, n in sorted(zones.items())
+                if not z.endswith("_found")
+            },
         },
         "identity_top1_whole": whole["ok"] / max(1, whole["n"]),
         "identity_whole_n": whole["n"],

@@ -114,3 +114,16 @@ def test_an_identifier_crops_the_index_corner_its_card_names(tmp_path: Path) -> 
     assert index_part_of(weights) == INDEX_PART_V1  # no card: the corner older identifiers were trained on
     weights.with_suffix(".json").write_text(json.dumps({"data_build": {"index_part": list(INDEX_PART)}}))
     assert index_part_of(weights) == INDEX_PART
+
+
+def test_held_out_renders_are_scored_by_where_the_cards_lie() -> None:
+    from vision.evaluate import evaluate_renders
+    from vision.models import CardReader
+
+    m = evaluate_renders(CardReader.load(MODELS), 1)
+    d = m["detection"]
+    zones = d["recall_by_zone"]
+    assert "demon" in zones and all(":" not in z for z in zones)  # "line:3" counts as "line"
+    assert sum(v["n"] for v in zones.values()) == d["tp"] + d["fn"] == d["clear_n"] + d["covered_n"]
+    found = sum(round(v["recall"] * v["n"]) for v in zones.values())
+    assert found == d["tp"]
