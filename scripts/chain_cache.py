@@ -27,7 +27,7 @@ from vision.capture import Source
 from vision.detections import Detections
 from vision.e2e import compare, load_game
 from vision.oracle import oracle_detections
-from vision.pipeline import Chain
+from vision.pipeline import Chain, detect_ahead
 from vision.table import Seen
 
 KEEP = ("plays", "recall", "precision", "attribution", "unattributed", "scores_exact", "player_rounds",
@@ -41,7 +41,12 @@ def _chain(game: Path, **kw: Any) -> tuple[Chain, list[Event], float | None]:
 
 
 def record(
-    game: Path, models: Path | None, tag: str, fps: float, detector: dict[str, Any] | None = None
+    game: Path,
+    models: Path | None,
+    tag: str,
+    fps: float,
+    detector: dict[str, Any] | None = None,
+    combine: str | None = None,
 ) -> dict[str, Any]:
     """Reviews ``game`` with the models (None: the oracle's detections from truth.jsonl), keeping what was seen."""
     source = Source.open(game / "game.mp4")
@@ -54,21 +59,25 @@ def record(
     else:
         from vision.models import CardReader
 
-        reader = CardReader.load(models)
+        reader = CardReader.load(models, **({"combine": combine} if combine else {}))
         for k, v in (detector or {}).items():
             setattr(reader.detector, k, v)
         chain, truth, filmed = _chain(game, detect=reader.detector, identify=reader.identifier, frame_rate=rate)
     frames: list[tuple[float, int, tuple[int, ...], list[Seen]]] = []
     calibration: Calibration | None = None
     t = 0.0
-    for frame in source.frames(every):
+    frames_in = (
+        ((f, None) for f in source.frames(every))
+        if models is None
+        else detect_ahead(source.frames(every), reader.detector)
+    )
+    for frame, found in frames_in:
         t = frame.t
         if models is None:
             if frame.index >= len(lines):
                 break
-            chain.feed(frame.image, frame.t, frame.index, oracle_detections(json.loads(lines[frame.index])))
-        else:
-            chain.feed(frame.image, frame.t, frame.index)
+            found = oracle_detections(json.loads(lines[frame.index]))
+        chain.feed(frame.image, frame.t, frame.index, found)
         if calibration is None and chain.calibration is not None:
             calibration = chain.calibration  # before the seats are found: the replay finds them again
         frames.append((frame.t, frame.index, frame.image.shape, list(chain.seen)))
@@ -110,6 +119,7 @@ def main() -> None:
     ap.add_argument("--fps", type=float, default=15.0)
     ap.add_argument("--detector-iou", type=float, help="record with this ultralytics suppression IoU")
     ap.add_argument("--same-card", type=float, help="record with this same-card distance (0: none)")
+    ap.add_argument("--combine", choices=("max", "sum"), help="record with this pooling of the identifier's views")
     ap.add_argument("--show", choices=("plays",), help="also list the plays misattributed, missed and extra")
     args = ap.parse_args()
     total: dict[str, float] = {}
@@ -118,7 +128,7 @@ def main() -> None:
             detector: dict[str, Any] = {} if args.detector_iou is None else {"iou": args.detector_iou}
             if args.same_card is not None:
                 detector["same_card_gap"] = args.same_card or None
-            r = record(game, None if args.oracle else args.models, args.tag, args.fps, detector)
+            r = record(game, None if args.oracle else args.models, args.tag, args.fps, detector, args.combine)
         else:
             r, _ = replay(game, args.tag)
         keep = KEEP if args.show else KEEP[:-3]

@@ -10,6 +10,8 @@ ending the round; a video file that stops early says where it stopped.
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -20,6 +22,7 @@ import cv2
 import numpy as np
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+PREFETCH = 4  # frames a video file is decoded ahead of the chain
 
 
 class CaptureError(RuntimeError):
@@ -114,27 +117,59 @@ class Source:
             yield Frame(image, i / self.fps, i)
 
     def _file(self, every: int) -> Iterator[Frame]:
+        """Decodes ahead on a thread of its own (OpenCV lets go of the GIL while it decodes), so the next frames
+        are ready while the chain works on this one; at most ``PREFETCH`` frames wait, and leaving the loop early
+        stops the reader."""
         assert self.opener is not None
         cap = self.opener()
         count = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
         self.status.expected = count or None
-        i = 0
+        ready: queue.Queue[Frame | None] = queue.Queue(maxsize=PREFETCH)
+        done = threading.Event()
+        position = [0]  # frames grabbed: where a damaged file stopped
+        failure: list[BaseException] = []
+
+        def put(item: Frame | None) -> bool:
+            while not done.is_set():
+                try:
+                    ready.put(item, timeout=0.1)
+                    return True
+                except queue.Full:
+                    continue
+            return False
+
+        def read() -> None:
+            i = 0
+            try:
+                while not done.is_set() and cap.grab():
+                    if i % every == 0:
+                        ok, image = cap.retrieve()
+                        if not ok or image is None:
+                            break
+                        ms = cap.get(cv2.CAP_PROP_POS_MSEC)
+                        t = ms / 1000.0 if ms and ms > 0 else i / self.fps
+                        if not put(Frame(image, t, i)):
+                            break
+                    i += 1
+                    position[0] = i
+            except BaseException as exc:  # handed to the consumer, raised there
+                failure.append(exc)
+            finally:
+                put(None)
+
+        reader = threading.Thread(target=read, name=f"decode {self.name}", daemon=True)
+        reader.start()
         try:
-            while True:
-                ok = cap.grab()
-                if not ok:
-                    break
-                if i % every == 0:
-                    ok, image = cap.retrieve()
-                    if not ok or image is None:
-                        break
-                    ms = cap.get(cv2.CAP_PROP_POS_MSEC)
-                    t = ms / 1000.0 if ms and ms > 0 else i / self.fps
-                    self.status.read += 1
-                    yield Frame(image, t, i)
-                i += 1
+            while (frame := ready.get()) is not None:
+                self.status.read += 1
+                yield frame
         finally:
+            done.set()
+            reader.join()
             cap.release()
+        if failure:
+            raise CaptureError(f"{self.name}: reading failed at frame {position[0]}: {failure[0]}") from failure[0]
+        i = position[0]
         if count and i < count - 1:
             self.status.stopped_early = (
                 f"{self.name}: the video stopped at frame {i} of {count} ({i / self.fps:.1f} s of "

@@ -22,7 +22,9 @@ from the start, only later).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -44,6 +46,7 @@ from referee.reconstruct import ReconState, refused, step
 from referee.rules import Rules
 from referee.tableview import PileView, TableView
 from vision.calibrate import Calibration, CalibrationError, from_card_sizes, from_markers
+from vision.capture import Frame
 from vision.detections import Detections
 from vision.synth.faces import BACK_COLOURS
 from vision.table import Seen, TableModel, colour_name, find_seats, name_seats, seat_of_back
@@ -75,6 +78,29 @@ class _Naming:
     t: float  # when the round started
     colours: dict[str, list[tuple[float, float, float]]]  # seat (as first named) -> colours of backs seen there
     views: list[TableView] = field(default_factory=list)
+
+
+def detect_ahead(
+    frames: Iterable[Frame], detect: Callable[[np.ndarray], Detections], ahead: int = 1
+) -> Iterator[tuple[Frame, Detections]]:
+    """Each frame with the detector's finds, the detector already at work on the next ``ahead`` frames while the
+    caller tracks and referees this one (the detector's runtime lets go of the GIL; the tracker, the table model
+    and the referee are Python). The finds are the same as ``detect(frame.image)`` in turn; leaving the loop
+    early waits only for the detection under way."""
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="detect") as pool:
+        pending: deque[tuple[Frame, Future[Detections]]] = deque()
+        try:
+            for frame in frames:
+                pending.append((frame, pool.submit(detect, frame.image)))
+                if len(pending) > ahead:
+                    done, found = pending.popleft()
+                    yield done, found.result()
+            while pending:
+                done, found = pending.popleft()
+                yield done, found.result()
+        finally:
+            for _, future in pending:
+                future.cancel()
 
 
 @dataclass

@@ -10,7 +10,9 @@ from __future__ import annotations
 import base64
 import html
 import json
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,9 +23,10 @@ import numpy as np
 from referee.events import Event, dumps
 from referee.scoring import tally
 from vision.calibrate import Calibration
-from vision.capture import Source
+from vision.capture import Frame, Source
+from vision.detections import Detections
 from vision.oracle import oracle_detections
-from vision.pipeline import Chain
+from vision.pipeline import Chain, detect_ahead
 from vision.synth.faces import BACK_COLOURS
 
 FLAG_SHOW_SECONDS = 3.0
@@ -99,15 +102,19 @@ def review(
                   frame_rate=max(1, round(source.fps / every)), on_event=write)  # fmt: skip
     truth_file = truth.open(encoding="utf-8") if truth is not None else None
     truth_at = -1
-    writer: cv2.VideoWriter | None = None
+    writer: VideoOut | None = None
     thumbs: dict[int, str] = {}
     t = 0.0
     last_index = 0
     total = source.status.expected
     try:
-        for frame in source.frames(every):
+        frames: Iterator[tuple[Frame, Detections | None]] = (
+            detect_ahead(source.frames(every), reader.detector)
+            if truth_file is None and reader is not None
+            else ((f, None) for f in source.frames(every))
+        )
+        for frame, dets in frames:
             t, last_index = frame.t, frame.index
-            dets = None
             if truth_file is not None:
                 line = ""
                 while truth_at < frame.index:
@@ -125,9 +132,7 @@ def review(
             if annotate:
                 drawn = draw(frame.image, chain, frame.t)
                 if writer is None:
-                    h, w = drawn.shape[:2]
-                    writer = cv2.VideoWriter(str(out / "annotated.mp4"), cv2.VideoWriter_fourcc(*"mp4v"),
-                                             max(1.0, source.fps / every), (w, h))  # fmt: skip
+                    writer = VideoOut(out / "annotated.mp4", max(1.0, source.fps / every), drawn.shape)
                 writer.write(drawn)
             if progress is not None:
                 total = total or source.status.expected
@@ -136,7 +141,7 @@ def review(
         if truth_file is not None:
             truth_file.close()
         if writer is not None:
-            writer.release()
+            writer.close()
         partial = source.status.stopped_early is not None
         chain.finish(t, reason="video ended early: " + str(source.status.stopped_early) if partial else "video ended")
         log.close()
@@ -151,6 +156,32 @@ def review(
     if report:
         write_report(out / "report.html", video, result, thumbs)
     return result
+
+
+class VideoOut:
+    """An MP4 written on a thread of its own (OpenCV lets go of the GIL while it encodes), frames in order; at
+    most ``ahead`` drawn frames wait for the encoder."""
+
+    def __init__(self, path: Path, fps: float, shape: tuple[int, ...], ahead: int = 4) -> None:
+        h, w = shape[:2]
+        self._writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, (w, h))
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="encode")
+        self._pending: deque[Future[Any]] = deque()
+        self._ahead = ahead
+
+    def write(self, image: np.ndarray) -> None:
+        while len(self._pending) >= self._ahead:
+            self._pending.popleft().result()
+        self._pending.append(self._pool.submit(self._writer.write, image))
+
+    def close(self) -> None:
+        """Waits for the frames still queued, then finishes the file."""
+        try:
+            while self._pending:
+                self._pending.popleft().result()
+        finally:
+            self._pool.shutdown(wait=True)
+            self._writer.release()
 
 
 def _thumbnail(image: np.ndarray, quad: list[list[float]] | None, size: int = 240) -> str:

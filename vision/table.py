@@ -13,6 +13,8 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -314,22 +316,22 @@ class TableModel:
 
     def assign(self, xy: np.ndarray) -> tuple[str | None, str | None]:
         """(player, column) for a point in table mm; (None, None) in the foundation area."""
+        x, y = (float(v) for v in np.asarray(xy, np.float64).reshape(2))
         best: tuple[float, str, str] | None = None
-        for seat in self.calibration.seats:
-            lx, ly = seat.local(xy)[0]
-            pitch = seat.pitch
-            lo, hi = seat.span  # reaching the stock: a face there is a card being turned onto the waste
-            if not (lo - pitch * 0.75 <= lx <= hi + pitch * 0.75):
+        for g in map(_reach_of, self.calibration.seats):
+            dx, dy = x - g.centre[0], y - g.centre[1]
+            lx, ly = dx * g.right[0] + dy * g.right[1], dx * g.down[0] + dy * g.down[1]
+            # The area reaches the stock: a face there is a card being turned onto the waste.
+            if not (g.lo - g.pitch * 0.75 <= lx <= g.hi + g.pitch * 0.75):
                 continue
             if not (-CARD_MM[1] * 0.8 <= ly <= LADDER_REACH_MM):
                 continue
-            columns = {"demon": seat.demon, "waste": seat.waste} | {f"line:{i + 1}": v for i, v in enumerate(seat.line)}
-            column, where = min(columns.items(), key=lambda kv: abs(kv[1] - lx))
-            if column != "waste" and abs(where - lx) > pitch * 0.6:
-                column = "waste" if abs(seat.waste - lx) < abs(seat.demon - lx) else column
+            column, where = min(g.columns, key=lambda kv: abs(kv[1] - lx))
+            if column != "waste" and abs(where - lx) > g.pitch * 0.6:
+                column = "waste" if abs(g.waste - lx) < abs(g.demon - lx) else column
             dist = abs(ly)
             if best is None or dist < best[0]:
-                best = (dist, seat.player, column)
+                best = (dist, g.player, column)
         return (best[1], best[2]) if best else (None, None)
 
     def view(self, t: float, frame: int, seen: Sequence[Seen]) -> TableView:
@@ -586,3 +588,38 @@ def _track(seen: Seen) -> int:
 def _rank(name: str | None) -> int:
     c = _card(name)
     return c.rank if c is not None else -1
+
+
+class _Reach(NamedTuple):
+    """A seat's geometry as plain numbers, for placing many points (``TableModel.assign``)."""
+
+    player: str
+    centre: tuple[float, float]
+    right: tuple[float, float]
+    down: tuple[float, float]
+    pitch: float
+    lo: float
+    hi: float
+    demon: float
+    waste: float
+    columns: tuple[tuple[str, float], ...]
+
+
+def _reach_of(seat: Seat) -> _Reach:
+    return _reach(seat.player, seat.centre, seat.down, seat.demon, seat.line, seat.waste, seat.stock)
+
+
+@lru_cache(maxsize=64)
+def _reach(
+    player: str,
+    centre: tuple[float, float],
+    down: tuple[float, float],
+    demon: float,
+    line: tuple[float, ...],
+    waste: float,
+    stock: float | None,
+) -> _Reach:
+    seat = Seat(player, centre, down, demon, line, waste, stock=stock)
+    lo, hi = seat.span
+    columns = (("demon", demon), ("waste", waste), *((f"line:{i + 1}", v) for i, v in enumerate(line)))
+    return _Reach(player, centre, seat.right, down, seat.pitch, lo, hi, demon, waste, columns)

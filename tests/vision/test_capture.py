@@ -127,3 +127,23 @@ def test_a_camera_gone_for_good_gives_up_with_a_clear_message() -> None:
         for f in src.frames():
             got.append(f)
     assert len(got) == 3  # what was seen before is kept by the caller
+
+
+def test_a_video_file_is_decoded_ahead_and_leaving_early_stops_the_reader(tmp_path: Path) -> None:
+    """Frames come in order with their own pixels while the reader decodes ahead on a thread of its own; a
+    review that stops early leaves no reader running and reports no damaged file."""
+    import threading
+
+    path = tmp_path / "v.avi"
+    write_video(path, 40)
+    before = threading.active_count()
+    src = Source.open(path)
+    seen = []
+    for f in src.frames(every=2):
+        seen.append((f.index, int(f.image[5, 5, 0])))
+        if len(seen) == 5:
+            break
+    assert [i for i, _ in seen] == [0, 2, 4, 6, 8]
+    assert [v for _, v in seen] == [pytest.approx((i * 7) % 255, abs=8) for i in (0, 2, 4, 6, 8)]
+    assert src.status.stopped_early is None
+    assert threading.active_count() == before

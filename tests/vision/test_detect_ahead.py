@@ -1,0 +1,56 @@
+"""The detector runs one frame ahead of the tracker in reviews: same finds, same order, nothing left running."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+
+from vision.capture import Frame
+from vision.detections import Detections
+from vision.pipeline import detect_ahead
+
+
+def frames(n: int) -> list[Frame]:
+    return [Frame(np.full((4, 4, 3), i, np.uint8), i / 10, i) for i in range(n)]
+
+
+def fake_detect(image: np.ndarray) -> Detections:
+    time.sleep(0.002)
+    v = float(image[0, 0, 0])
+    return Detections(np.full((1, 4, 2), v), np.array([v / 100]), np.array([0]))
+
+
+def test_each_frame_comes_with_its_own_detections_in_order() -> None:
+    calls: list[int] = []
+
+    def detect(image: np.ndarray) -> Detections:
+        calls.append(int(image[0, 0, 0]))
+        return fake_detect(image)
+
+    out = list(detect_ahead(frames(12), detect))
+    assert [f.index for f, _ in out] == list(range(12))
+    assert all(float(d.quads[0, 0, 0]) == f.index for f, d in out)
+    assert calls == list(range(12))
+
+
+def test_the_next_frame_is_detected_while_this_one_is_worked_on() -> None:
+    started: list[float] = []
+
+    def detect(image: np.ndarray) -> Detections:
+        started.append(time.perf_counter())
+        return fake_detect(image)
+
+    it = detect_ahead(frames(3), detect)
+    next(it)
+    time.sleep(0.05)  # the caller busy with frame 0
+    assert len(started) == 2  # frame 1's detection began before the caller asked for it
+
+
+def test_leaving_early_leaves_no_detector_running() -> None:
+    before = threading.active_count()
+    for frame, _ in detect_ahead(frames(50), fake_detect):
+        if frame.index == 3:
+            break
+    assert threading.active_count() == before
