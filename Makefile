@@ -44,10 +44,13 @@ test-postgres: $(CORE)
 	DEMONREF_TEST_POSTGRES=$(PG_URL) $(BIN)/python -m pytest -n 2 tests/dashboard -k postgresql
 
 # Packaged deck artwork for the renderer (never committed): GNOME and KDE SVG decks, the svg-cards npm
-# package, and PyQt5 and librsvg to draw the SVGs. The procedural decks need none of it; tests pass either way.
+# package, and PyQt5 and librsvg to draw the SVGs; font families for the varied procedural decks' indices
+# (vision.synth.faces.index_fonts). The procedural decks need none of it; tests pass either way.
+FONTS := fonts-urw-base35 fonts-freefont-ttf fonts-crosextra-carlito fonts-crosextra-caladea fonts-linuxlibertine \
+  fonts-roboto-unhinted fonts-open-sans
 data: $(CORE)
-	dpkg -s gnome-cards-data kdegames-card-data-kf5 librsvg2-bin >/dev/null 2>&1 || \
-	  (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q gnome-cards-data kdegames-card-data-kf5 librsvg2-bin)
+	dpkg -s gnome-cards-data kdegames-card-data-kf5 librsvg2-bin $(FONTS) >/dev/null 2>&1 || \
+	  (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q gnome-cards-data kdegames-card-data-kf5 librsvg2-bin $(FONTS))
 	$(BIN)/python -c 'import PyQt5.QtSvg' 2>/dev/null || $(BIN)/python -m pip install -q PyQt5
 	test -d datasets/build/artwork/node_modules/svg-cards || npm install --silent --prefix datasets/build/artwork svg-cards
 

@@ -175,3 +175,48 @@ def test_every_face_design_draws_its_index() -> None:
         assert (seven < 160).mean() > 0.02, f"{design.key}: no ink in the 7H's top corners"
         rank, suit = np.abs(seven - eight).mean(axis=(1, 2)), np.abs(seven - spade).mean(axis=(1, 2))
         assert max(rank) > 2 and max(suit) > 2, f"{design.key}: 7H, 8H and 7S alike in both top corners"
+
+
+def test_varied_decks_use_the_machines_fonts_and_every_one_draws_its_indices() -> None:
+    """``FaceStyle.varied`` gives each seed a deck of its own (fonts, index places and sizes), the same deck for
+    the same seed; each draws its rank and suit in the top-left index box, telling 7H from 8H and 7S there."""
+    from vision.synth.faces import index_fonts
+
+    fonts = index_fonts()
+    assert len(fonts) >= 10  # matplotlib's own fonts at least: ultralytics brings matplotlib
+    styles = [FaceStyle.varied(seed) for seed in range(40)]
+    assert FaceStyle.varied(3) == styles[3]
+    assert len({s.ttf for s in styles}) >= 10 and any(s.ttf is None for s in styles)
+    assert len({round(s.index_height, 4) for s in styles}) >= 35
+    for seed, style in enumerate(styles):
+        faces = {c: render_face(Card.parse(c), style, height=H) for c in ("7H", "8H", "7S")}
+        x, y, w, h = index_box(*faces["7H"].shape[1::-1], style)
+        box = {c: f[y : y + h, x : x + w, :3].astype(float) for c, f in faces.items()}
+        assert ink(faces["7H"], style)[y : y + h, x : x + w].mean() > 0.05, f"seed {seed}: an empty index"
+        assert np.abs(box["7H"] - box["8H"]).mean() > 3, f"seed {seed}: 7H and 8H alike in the index"
+        assert np.abs(box["7H"] - box["7S"]).mean() > 3, f"seed {seed}: 7H and 7S alike in the index"
+
+
+def test_the_seeded_procedural_decks_keep_their_look() -> None:
+    """The wider style space is ``varied``'s alone: ``from_seed`` decks (proc-6 and proc-7 are held out, and
+    figures across sessions compare on them) keep the Hershey fonts and the index where it always was."""
+    for seed in range(8):
+        style = FaceStyle.from_seed(seed)
+        assert style.ttf is None and (style.index_x, style.index_y, style.index_w) == (0.035, 0.03, 0.16)
+        assert (style.condense, style.suit_scale, style.pip_scale) == (0.62, 1.0, 1.0)
+
+
+def test_a_varied_design_is_a_new_deck_at_every_table_and_held_out_tables_never_get_one() -> None:
+    from vision.synth.render import choose_decks
+
+    designs = load_designs()
+    varied = [d for d in designs if d.varied]
+    assert varied and not any(d.heldout for d in varied)
+    seeds = set()
+    for s in range(60):
+        decks = choose_decks(["a", "b", "c", "d"], ["red", "blue", "green", "black"], np.random.default_rng(s),
+                             heldout=False, designs=designs)  # fmt: skip
+        seeds |= {d.seed for d in decks.faces.values() if d.varied}
+        held = choose_decks(["a", "b"], ["red", "blue"], np.random.default_rng(s), heldout=True, designs=designs)
+        assert not any(d.varied for d in held.faces.values())
+    assert len(seeds) > 20  # about a third of 240 decks, each its own

@@ -25,6 +25,10 @@ class Design:
     status: str = "ok"  # ok | check | backs (its faces are no French-suited deck: only its back is used) | skip
     seed: int = 0
     renderer: str = "qt"  # how an SVG deck is drawn: qt | rsvg (see vision.synth.artwork)
+    # Procedural only: every deck drawn of this design is a new one (``FaceStyle.varied`` from a seed the
+    # renderer draws), and ``weight`` is how many designs' share of the tables it gets.
+    varied: bool = False
+    weight: int = 1
 
     @property
     def key(self) -> str:
@@ -39,7 +43,7 @@ class Design:
     def face(self, card: Card, *, height: int = 352) -> np.ndarray:
         """``card`` in this design as BGRA, drawn at the nearest of a few sizes and kept in memory."""
         bucket = min(FACE_SIZES, key=lambda b: abs(b - height) if b >= height else 10_000 + height - b)
-        return _face(self.kind, self.name, self.seed, self.renderer, card, bucket)
+        return _face(self.kind, self.name, self.seed, self.renderer, card, bucket, self.varied)
 
     def back(self, *, height: int = 352) -> np.ndarray:
         """This packaged deck's back as BGRA (procedural designs have none: see ``faces.render_back``)."""
@@ -52,9 +56,9 @@ FACE_SIZES = (128, 192, 256, 384, 512)
 
 
 @lru_cache(maxsize=6000)
-def _face(kind: str, name: str, seed: int, renderer: str, card: Card, height: int) -> np.ndarray:
+def _face(kind: str, name: str, seed: int, renderer: str, card: Card, height: int, varied: bool) -> np.ndarray:
     if kind == "procedural":
-        img = render_face(card, FaceStyle.from_seed(seed), height=height)
+        img = render_face(card, (FaceStyle.varied if varied else FaceStyle.from_seed)(seed), height=height)
     else:
         img = artwork.render_packaged(kind, name, card, height=height, engine=renderer)
     img.setflags(write=False)
@@ -75,6 +79,8 @@ def load_designs(path: Path = DECKS_YAML) -> list[Design]:
                     e.get("status", "ok"),
                     int(e.get("seed", 0)),
                     str(e.get("renderer", "qt")),
+                    bool(e.get("varied", False)),
+                    int(e.get("weight", 1)),
                 )
             )
     return designs

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import cv2
 import numpy as np
+from PIL import Image, ImageDraw, ImageFont
 
 from referee.cards import JACK, KING, QUEEN, RANK_NAMES, Card, Suit
 
@@ -61,6 +63,49 @@ class FaceStyle:
     index_height: float  # rank text height, fraction of card height
     border: bool
     court: tuple[int, int, int]  # the court cards' accent colour
+    # Drawn from a wider space by ``FaceStyle.varied`` (``from_seed`` keeps the defaults, so its decks stay as
+    # they were): a TrueType/OpenType font for the indices and court letters instead of the Hershey ``font``,
+    # where the index sits and how big its parts are, and the pips' size.
+    ttf: str | None = None
+    index_x: float = 0.035  # the top-left index's box: left, top and width as fractions of the card
+    index_y: float = 0.03
+    index_w: float = 0.16
+    condense: float = 0.62  # a one-character rank's width relative to its height
+    suit_scale: float = 1.0  # the index's suit relative to the room under the rank
+    pip_scale: float = 1.0
+
+    @staticmethod
+    def varied(seed: int) -> FaceStyle:
+        """A deck of its own from a wide space of styles: most in one of the fonts on this machine
+        (``index_fonts``), indices placed and sized as different makers do, papers, inks and pip sizes. Training
+        on many of these teaches the identifier what every deck's indices share rather than a few decks' look."""
+        rng = np.random.default_rng([seed, 7])
+        fonts = index_fonts()
+        ttf = fonts[int(rng.integers(len(fonts)))] if fonts and rng.random() < 0.85 else None
+        warm = int(rng.integers(0, 18))
+        paper = (int(rng.integers(225, 256)) - warm, int(rng.integers(232, 256)), int(rng.integers(238, 256)))
+        black = (
+            tuple(int(v) for v in rng.integers(0, 45, 3))
+            if rng.random() < 0.8
+            else (int(rng.integers(60, 120)), int(rng.integers(20, 50)), int(rng.integers(0, 40)))  # dark blue ink
+        )
+        return FaceStyle(
+            font=_FONTS[int(rng.integers(len(_FONTS)))],
+            thickness=float(rng.uniform(0.06, 0.18)),
+            red=(int(rng.integers(0, 70)), int(rng.integers(0, 60)), int(rng.integers(150, 240))),
+            black=black,  # type: ignore[arg-type]
+            paper=paper,
+            index_height=float(rng.uniform(0.07, 0.13)),
+            border=bool(rng.random() < 0.4),
+            court=(int(rng.integers(40, 220)), int(rng.integers(40, 200)), int(rng.integers(0, 200))),
+            ttf=ttf,
+            index_x=float(rng.uniform(0.02, 0.06)),
+            index_y=float(rng.uniform(0.02, 0.05)),
+            index_w=float(rng.uniform(0.12, 0.19)),
+            condense=float(rng.uniform(0.5, 0.8)),
+            suit_scale=float(rng.uniform(0.6, 1.0)),
+            pip_scale=float(rng.uniform(0.75, 1.2)),
+        )
 
     @staticmethod
     def from_seed(seed: int) -> FaceStyle:
@@ -123,6 +168,74 @@ def suit_mask(suit: Suit, size: int = 256) -> np.ndarray:
     return cv2.resize(m, (size, size), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
 
 
+# Fonts that draw symbols, not letters and digits, or draw them as something else.
+_NOT_TEXT = ("cmex", "cmsy", "cmmi", "stixsiz", "stixnonuni", "lastresort", "math", "symbol", "dingbat",
+             "d050000l", "z003")  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def index_fonts() -> tuple[str, ...]:
+    """The TrueType/OpenType fonts on this machine that draw ranks as ranks, sorted by path: matplotlib's (always
+    here: ultralytics needs it) and the system's (``make data`` installs a few families that real decks'
+    indices resemble). Nothing is downloaded."""
+    dirs = [Path("/usr/share/fonts")]
+    try:
+        import matplotlib
+
+        dirs.append(Path(matplotlib.get_data_path()) / "fonts" / "ttf")
+    except ImportError:  # fonts are optional: the Hershey fonts remain
+        pass
+    found = []
+    for d in dirs:
+        if d.is_dir():
+            found += [p for p in d.rglob("*") if p.suffix.lower() in (".ttf", ".otf")]
+    names: dict[str, str] = {}  # one file per font name (the same family ships in several folders)
+    for p in sorted(found):
+        if any(bad in p.name.lower() for bad in _NOT_TEXT):
+            continue
+        names.setdefault(p.name.lower(), str(p))
+    return tuple(path for path in sorted(names.values()) if _draws_ranks(path))
+
+
+def _draws_ranks(path: str) -> bool:
+    """Whether a font draws 'A', 'K', 'Q', '8' and '10' as distinct, non-empty shapes."""
+    try:
+        masks = [_ttf_mask(t, path, 0.0, 24, 32) for t in ("A", "K", "Q", "8", "10")]
+    except (OSError, ValueError):
+        return False
+    if any(m.sum() < 20 for m in masks):
+        return False
+    return all(np.abs(a - b).mean() > 0.08 for i, a in enumerate(masks) for b in masks[i + 1 :])
+
+
+@lru_cache(maxsize=64)
+def _ttf_font(path: str) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(path, 160)
+
+
+def _ttf_mask(text: str, path: str, thickness: float, width: int, height: int) -> np.ndarray:
+    font = _ttf_font(path)
+    stroke = round(max(0.0, thickness - 0.08) * 40)  # heavier styles get an outline stroke
+    left, top, right, bottom = font.getbbox(text, stroke_width=stroke)
+    if right <= left or bottom <= top:
+        raise ValueError(f"{path} draws nothing for {text!r}")
+    canvas = Image.new("L", (right - left + 4, bottom - top + 4), 0)
+    ImageDraw.Draw(canvas).text((2 - left, 2 - top), text, font=font, fill=255, stroke_width=stroke, stroke_fill=255)
+    a = np.asarray(canvas)
+    ys, xs = np.nonzero(a)
+    if len(ys) == 0:
+        raise ValueError(f"{path} draws nothing for {text!r}")
+    a = a[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    return cv2.resize(a, (max(1, width), max(1, height)), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+
+
+def style_text(text: str, style: FaceStyle, width: int, height: int) -> np.ndarray:
+    """``text`` in the style's font (its TrueType font when it has one), stretched to ``width`` × ``height``."""
+    if style.ttf is not None:
+        return _ttf_mask(text, style.ttf, style.thickness, width, height)
+    return text_mask(text, style.font, style.thickness, width, height)
+
+
 def text_mask(text: str, font: int, thickness: float, width: int, height: int) -> np.ndarray:
     """``text`` stretched to fill ``width`` × ``height`` as a float mask (condensed like card indices)."""
     scale = 4.0
@@ -175,7 +288,7 @@ PIP_LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
 def index_box(width: int, height: int, style: FaceStyle) -> tuple[int, int, int, int]:
     """The top-left index's box (x, y, w, h) in pixels: rank above suit."""
     th = style.index_height * height
-    return round(0.035 * width), round(0.03 * height), round(0.16 * width), round(th * 1.85)
+    return round(style.index_x * width), round(style.index_y * height), round(style.index_w * width), round(th * 1.85)
 
 
 def render_face(card: Card, style: FaceStyle, *, height: int = 352) -> np.ndarray:
@@ -193,11 +306,11 @@ def render_face(card: Card, style: FaceStyle, *, height: int = 352) -> np.ndarra
     ix, iy, iw, ih = index_box(width, height, style)
     rank = RANK_NAMES[card.rank]
     th = round(style.index_height * height)
-    tw = round(th * (0.62 if len(rank) == 1 else 1.0))
+    tw = round(th * (style.condense if len(rank) == 1 else 1.0))
     index = np.zeros((ih, iw), np.float32)
-    tm = text_mask(rank, style.font, style.thickness, min(tw, iw), th)
+    tm = style_text(rank, style, min(tw, iw), th)
     index[: tm.shape[0], (iw - tm.shape[1]) // 2 : (iw - tm.shape[1]) // 2 + tm.shape[1]] = tm
-    ps = min(iw, ih - th - 2)
+    ps = max(2, round(min(iw, ih - th - 2) * style.suit_scale))
     sm = cv2.resize(suit_mask(card.suit), (ps, ps), interpolation=cv2.INTER_AREA)
     index[th + 2 : th + 2 + ps, (iw - ps) // 2 : (iw - ps) // 2 + ps] = np.maximum(
         index[th + 2 : th + 2 + ps, (iw - ps) // 2 : (iw - ps) // 2 + ps], sm
@@ -207,7 +320,7 @@ def render_face(card: Card, style: FaceStyle, *, height: int = 352) -> np.ndarra
     if card.rank in (JACK, QUEEN, KING):
         _court(img, card, style, colour)
     else:
-        size = round((0.5 if card.rank == 1 else 0.2) * width)
+        size = round((0.5 if card.rank == 1 else 0.2) * width * style.pip_scale)
         for fx, fy in PIP_LAYOUTS[card.rank]:
             _pip(img, card.suit, fx * width, fy * height, size, colour, flip=fy > 0.5)
     img[..., 3] = rounded_mask(width, height)
@@ -242,7 +355,7 @@ def _court(img: np.ndarray, card: Card, style: FaceStyle, colour: tuple[int, int
     if card.rank == JACK:
         crown = np.array([[0.32, 0.28], [0.34, 0.16], [0.66, 0.16], [0.68, 0.28]])
     cv2.fillPoly(half, [np.round(crown * [hw, hh]).astype(np.int32)], (20, 180, 220), cv2.LINE_AA)
-    letter = text_mask(RANK_NAMES[card.rank], style.font, style.thickness, round(0.22 * hw), round(0.2 * hh))
+    letter = style_text(RANK_NAMES[card.rank], style, round(0.22 * hw), round(0.2 * hh))
     big = half.copy()
     _paint(big, letter, round(0.06 * hw), round(0.04 * hh), colour)
     _paint(big, cv2.resize(suit_mask(card.suit), (round(0.2 * hw),) * 2), round(0.74 * hw), round(0.04 * hh), colour)

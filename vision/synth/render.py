@@ -61,7 +61,11 @@ def choose_decks(
     pool = test if heldout else train
     if not pool:
         raise RenderError("no deck design available for this split; check datasets/decks.yaml")
-    faces = {p: pool[int(rng.integers(len(pool)))] for p in players}
+    pool = [d for d in pool for _ in range(max(1, d.weight))]
+    faces = {}
+    for p in players:
+        d = pool[int(rng.integers(len(pool)))]
+        faces[p] = replace(d, seed=int(rng.integers(2**31))) if d.varied else d  # a deck of its own
     packaged_backs = set(artwork.svg_cards_backs())
     svg_decks = [
         d
