@@ -65,6 +65,10 @@ class Source:
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], None] = time.sleep
     status: Status = field(default_factory=Status)
+    # Live only: read the camera on a thread of its own and hand over its newest frame, so a chain slower than the
+    # camera gets the table as it is now rather than what a driver or stream buffer kept (RTSP buffers grow for
+    # as long as the reader lags). Frames replaced before they were taken count as dropped.
+    latest: bool = False
 
     @staticmethod
     def open(spec: str | int | Path, *, fps: float | None = None) -> Source:
@@ -72,9 +76,9 @@ class Source:
         text = str(spec)
         if text.isdigit():
             index = int(text)
-            return Source(f"camera {index}", True, lambda: cv2.VideoCapture(index), fps=fps or 30.0)
+            return Source(f"camera {index}", True, lambda: cv2.VideoCapture(index), fps=fps or 30.0, latest=True)
         if "://" in text:
-            return Source(text, True, lambda: cv2.VideoCapture(text), fps=fps or 30.0)
+            return Source(text, True, lambda: cv2.VideoCapture(text), fps=fps or 30.0, latest=True)
         path = Path(text)
         if not path.exists():
             raise CaptureError(f"{path}: no such file or folder (expected a video, an image folder or a camera index)")
@@ -99,7 +103,7 @@ class Source:
         if self.folder is not None:
             yield from self._folder(every)
         elif self.live:
-            yield from self._live(every)
+            yield from (self._latest(every) if self.latest else self._live(every))
         else:
             yield from self._file(every)
 
@@ -203,6 +207,52 @@ class Source:
         finally:
             if cap is not None:
                 cap.release()
+
+    def _latest(self, every: int) -> Iterator[Frame]:
+        """The live frames, read as fast as the camera gives them on a thread of its own; each one taken is the
+        newest (every ``every``-th taken is handed on). A camera lost for good raises here, after the frames
+        taken before it."""
+        newest: list[Frame] = []
+        ready = threading.Condition()
+        done = threading.Event()
+        ended: list[BaseException | None] = []
+
+        def read() -> None:
+            failure: BaseException | None = None
+            try:
+                for frame in self._live(1):
+                    with ready:
+                        if newest:
+                            self.status.dropped += 1  # the chain was still busy: that frame is skipped
+                        newest[:] = [frame]
+                        ready.notify()
+                    if done.is_set():
+                        break
+            except BaseException as exc:  # handed to the consumer, raised there
+                failure = exc
+            finally:
+                with ready:
+                    ended.append(failure)
+                    ready.notify()
+
+        reader = threading.Thread(target=read, name=f"read {self.name}", daemon=True)
+        reader.start()
+        taken = 0
+        try:
+            while True:
+                with ready:
+                    ready.wait_for(lambda: bool(newest or ended))
+                    if not newest:
+                        break
+                    frame = newest.pop()
+                if taken % every == 0:
+                    yield frame
+                taken += 1
+        finally:
+            done.set()
+            reader.join(timeout=2.0)  # a reader asleep in a reconnect's backoff ends on its own
+        if ended and ended[0] is not None:
+            raise ended[0]
 
     def _connect(self, start: float, limit: float | None = None) -> Any:
         """Opens the live source, retrying with backoff; gives up after ``give_up_after`` seconds away."""

@@ -147,3 +147,56 @@ def test_a_video_file_is_decoded_ahead_and_leaving_early_stops_the_reader(tmp_pa
     assert [v for _, v in seen] == [pytest.approx((i * 7) % 255, abs=8) for i in (0, 2, 4, 6, 8)]
     assert src.status.stopped_early is None
     assert threading.active_count() == before
+
+
+class PacedCamera:
+    """A camera giving a frame every ``period`` seconds of real time, numbered from 1."""
+
+    def __init__(self, period: float) -> None:
+        self.period, self.i = period, 0
+        self.made: list[tuple[int, float]] = []
+
+    def isOpened(self) -> bool:
+        return True
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        import time
+
+        time.sleep(self.period)
+        self.i += 1
+        self.made.append((self.i, time.monotonic()))
+        return True, np.full((4, 4, 3), self.i % 256, np.uint8)
+
+    def release(self) -> None:
+        pass
+
+
+def test_a_live_camera_hands_a_slow_chain_its_newest_frame_and_counts_the_rest_dropped() -> None:
+    """A chain slower than the camera gets the table as it is now, not frames a buffer kept: each frame taken
+    is at most a frame or two older than the newest the camera had made, and the frames passed over are counted."""
+    import time
+
+    cam = PacedCamera(0.02)
+    src = Source("camera 0", True, opener=lambda: cam, latest=True)
+    taken = []
+    for f in src.frames():
+        taken.append((int(f.image[0, 0, 0]), cam.i))
+        time.sleep(0.05)  # the chain's work on the frame
+        if len(taken) == 8:
+            break
+    values = [v for v, _ in taken]
+    assert values == sorted(values) and values[-1] - values[0] >= 10  # it kept up with the camera's clock
+    assert all(newest - v <= 2 for v, newest in taken)  # (a buffer would hand over 1, 2, 3, ... in turn)
+    assert src.status.dropped >= 10
+
+
+def test_a_live_camera_read_ahead_that_is_gone_for_good_still_says_so() -> None:
+    plan: list[object] = [FakeCamera(0, 3)]
+    clock = Clock()
+    src = Source("camera 1", True, opener=lambda: plan.pop(0) if plan else Closed(), clock=clock, sleep=clock.sleep,
+                 give_up_after=20.0, latest=True)  # fmt: skip
+    got = []
+    with pytest.raises(CaptureError, match="no picture for 20 s"):
+        for f in src.frames():
+            got.append(int(f.image[0, 0, 0]))
+    assert got and got[-1] == 3  # the newest frame before the camera went is handed over
