@@ -18,6 +18,7 @@ import numpy as np
 from referee.cards import STANDARD_52
 from referee.rules import PRESETS, Rules
 from referee.simulate import SimResult, simulate
+from vision.synth.faces import index_fonts
 from vision.synth.render import make_renderer
 from vision.synth.scene import CardTruth, SceneStyle
 
@@ -307,6 +308,8 @@ def build(
             for identity in CLASSES:  # every class folder exists, so class indices are stable
                 (out / split / identity).mkdir(parents=True, exist_ok=True)
     summary: dict[str, object] = {"kind": kind, "frames": frames, "seed": seed, "splits": counts}
+    # Frames depend on the fonts installed too (varied decks draw their indices in them): say how many there were.
+    summary["varied_deck_fonts"] = len(index_fonts())
     if kind == "identify":
         summary["index_part"] = list(INDEX_PART)
         summary["jitter"] = JITTER
