@@ -220,3 +220,23 @@ def test_a_varied_design_is_a_new_deck_at_every_table_and_held_out_tables_never_
         held = choose_decks(["a", "b"], ["red", "blue"], np.random.default_rng(s), heldout=True, designs=designs)
         assert not any(d.varied for d in held.faces.values())
     assert len(seeds) > 20  # about a third of 240 decks, each its own
+
+
+def test_varied_suit_symbols_bend_but_stay_their_suit() -> None:
+    """Varied decks bend the suit symbols (a held-out deck's clubs were read as spades); every bend of a suit
+    still looks more like that suit's plain symbol than like any other suit's, and the plain one is unbent."""
+    from referee.cards import Suit
+    from vision.synth.faces import FORMS, suit_mask
+
+    plain = {suit: suit_mask(suit, 64) for suit in Suit}
+    assert all(np.array_equal(suit_mask(suit, 64, (0.0, 0.0)), plain[suit]) for suit in Suit)
+    for suit in Suit:
+        bends = {suit_mask(suit, 64, (a, b)).tobytes() for a in FORMS for b in FORMS}
+        assert len(bends) >= len(FORMS), suit  # (diamonds only widen or narrow)
+        for a in FORMS:
+            for b in FORMS:
+                shape = suit_mask(suit, 64, (a, b)) > 0.5
+                overlap = {s: (shape & (plain[s] > 0.5)).sum() / (shape | (plain[s] > 0.5)).sum() for s in Suit}
+                nearest = max(overlap, key=lambda s: float(overlap[s]))
+                assert nearest is suit, (suit, a, b, nearest)  # (slim clubs' lobes were once a spade's)
+    assert len({FaceStyle.varied(seed).suit_form for seed in range(40)}) > 10

@@ -43,6 +43,7 @@ BACK_COLOURS: dict[str, tuple[int, int, int]] = {
 }
 BACK_PATTERNS: tuple[str, ...] = ("lattice", "stripes", "dots", "checks", "logo")
 
+FORMS = (-1.0, -0.5, 0.0, 0.5, 1.0)  # the suit symbols' bends a varied deck draws from (few: masks are cached)
 _FONTS = (
     cv2.FONT_HERSHEY_SIMPLEX,
     cv2.FONT_HERSHEY_DUPLEX,
@@ -73,6 +74,7 @@ class FaceStyle:
     condense: float = 0.62  # a one-character rank's width relative to its height
     suit_scale: float = 1.0  # the index's suit relative to the room under the rank
     pip_scale: float = 1.0
+    suit_form: tuple[float, float] = (0.0, 0.0)  # how the suit symbols are bent (``suit_mask``'s ``form``)
 
     @staticmethod
     def varied(seed: int) -> FaceStyle:
@@ -105,6 +107,7 @@ class FaceStyle:
             condense=float(rng.uniform(0.5, 0.8)),
             suit_scale=float(rng.uniform(0.6, 1.0)),
             pip_scale=float(rng.uniform(0.75, 1.2)),
+            suit_form=(float(rng.choice(FORMS)), float(rng.choice(FORMS))),
         )
 
     @staticmethod
@@ -139,31 +142,38 @@ def rounded_mask(width: int, height: int) -> np.ndarray:
     return mask
 
 
-@lru_cache(maxsize=8)
-def suit_mask(suit: Suit, size: int = 256) -> np.ndarray:
-    """A filled suit symbol as a float mask in [0, 1], ``size`` × ``size``."""
+@lru_cache(maxsize=256)
+def suit_mask(suit: Suit, size: int = 256, form: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+    """A filled suit symbol as a float mask in [0, 1], ``size`` × ``size``. ``form`` (each in [-1, 1]) bends the
+    shape as makers' symbols differ: rounder or slimmer lobes, wider or narrower spread and stems; (0, 0) is the
+    plain symbol every seeded deck uses."""
     s = 4 * size  # draw large, then shrink: smooth edges
     m = np.zeros((s, s), np.uint8)
     u = s / 100.0
+    f0, f1 = form
 
     def pt(x: float, y: float) -> tuple[int, int]:
         return round(x * u), round(y * u)
 
     if suit is Suit.DIAMONDS:
-        cv2.fillPoly(m, [np.array([pt(50, 2), pt(88, 50), pt(50, 98), pt(12, 50)])], 255, cv2.LINE_AA)
+        half = 38 + 8 * f0
+        cv2.fillPoly(m, [np.array([pt(50, 2), pt(50 + half, 50), pt(50, 98), pt(50 - half, 50)])], 255, cv2.LINE_AA)
     elif suit is Suit.HEARTS:
-        cv2.circle(m, pt(29, 32), round(25 * u), 255, -1, cv2.LINE_AA)
-        cv2.circle(m, pt(71, 32), round(25 * u), 255, -1, cv2.LINE_AA)
-        cv2.fillPoly(m, [np.array([pt(6, 40), pt(94, 40), pt(50, 96)])], 255, cv2.LINE_AA)
+        r, dx = 25 + 3 * f0, 21 + 3 * f1
+        cv2.circle(m, pt(50 - dx, 32), round(r * u), 255, -1, cv2.LINE_AA)
+        cv2.circle(m, pt(50 + dx, 32), round(r * u), 255, -1, cv2.LINE_AA)
+        cv2.fillPoly(m, [np.array([pt(6, 40), pt(94, 40), pt(50, 96 - 6 * max(f1, 0))])], 255, cv2.LINE_AA)
     elif suit is Suit.SPADES:
-        cv2.circle(m, pt(29, 58), round(23 * u), 255, -1, cv2.LINE_AA)
-        cv2.circle(m, pt(71, 58), round(23 * u), 255, -1, cv2.LINE_AA)
-        cv2.fillPoly(m, [np.array([pt(8, 52), pt(92, 52), pt(50, 2)])], 255, cv2.LINE_AA)
-        cv2.fillPoly(m, [np.array([pt(50, 60), pt(66, 98), pt(34, 98)])], 255, cv2.LINE_AA)
+        r, dx, stem = 23 + 4 * f0, 21 + 3 * f1, 16 + 6 * f0
+        cv2.circle(m, pt(50 - dx, 58), round(r * u), 255, -1, cv2.LINE_AA)
+        cv2.circle(m, pt(50 + dx, 58), round(r * u), 255, -1, cv2.LINE_AA)
+        cv2.fillPoly(m, [np.array([pt(8, 52), pt(92, 52), pt(50, 2 + 6 * max(f1, 0))])], 255, cv2.LINE_AA)
+        cv2.fillPoly(m, [np.array([pt(50, 60), pt(50 + stem, 98), pt(50 - stem, 98)])], 255, cv2.LINE_AA)
     else:  # clubs
-        for cx, cy in ((50, 27), (26, 58), (74, 58)):
-            cv2.circle(m, pt(cx, cy), round(22 * u), 255, -1, cv2.LINE_AA)
-        cv2.fillPoly(m, [np.array([pt(50, 45), pt(66, 98), pt(34, 98)])], 255, cv2.LINE_AA)
+        r, dx, stem = 22 + (4 if f0 > 0 else 2) * f0, 24 + 4 * f1, 16 + 6 * f1  # slimmer lobes would read as a spade
+        for cx, cy in ((50, 27), (50 - dx, 58), (50 + dx, 58)):
+            cv2.circle(m, pt(cx, cy), round(r * u), 255, -1, cv2.LINE_AA)
+        cv2.fillPoly(m, [np.array([pt(50, 45), pt(50 + stem, 98), pt(50 - stem, 98)])], 255, cv2.LINE_AA)
         cv2.fillPoly(m, [np.array([pt(50, 35), pt(62, 62), pt(38, 62)])], 255, cv2.LINE_AA)
     return cv2.resize(m, (size, size), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
 
@@ -260,9 +270,16 @@ def _paint(img: np.ndarray, mask: np.ndarray, x: int, y: int, colour: tuple[int,
 
 
 def _pip(
-    img: np.ndarray, suit: Suit, cx: float, cy: float, size: int, colour: tuple[int, int, int], flip: bool
+    img: np.ndarray,
+    suit: Suit,
+    cx: float,
+    cy: float,
+    size: int,
+    colour: tuple[int, int, int],
+    flip: bool,
+    form: tuple[float, float] = (0.0, 0.0),
 ) -> None:
-    m = cv2.resize(suit_mask(suit), (size, size), interpolation=cv2.INTER_AREA)
+    m = cv2.resize(suit_mask(suit, form=form), (size, size), interpolation=cv2.INTER_AREA)
     if flip:
         m = m[::-1, ::-1]
     _paint(img, m, round(cx - size / 2), round(cy - size / 2), colour)
@@ -311,7 +328,7 @@ def render_face(card: Card, style: FaceStyle, *, height: int = 352) -> np.ndarra
     tm = style_text(rank, style, min(tw, iw), th)
     index[: tm.shape[0], (iw - tm.shape[1]) // 2 : (iw - tm.shape[1]) // 2 + tm.shape[1]] = tm
     ps = max(2, round(min(iw, ih - th - 2) * style.suit_scale))
-    sm = cv2.resize(suit_mask(card.suit), (ps, ps), interpolation=cv2.INTER_AREA)
+    sm = cv2.resize(suit_mask(card.suit, form=style.suit_form), (ps, ps), interpolation=cv2.INTER_AREA)
     index[th + 2 : th + 2 + ps, (iw - ps) // 2 : (iw - ps) // 2 + ps] = np.maximum(
         index[th + 2 : th + 2 + ps, (iw - ps) // 2 : (iw - ps) // 2 + ps], sm
     )
@@ -322,7 +339,7 @@ def render_face(card: Card, style: FaceStyle, *, height: int = 352) -> np.ndarra
     else:
         size = round((0.5 if card.rank == 1 else 0.2) * width * style.pip_scale)
         for fx, fy in PIP_LAYOUTS[card.rank]:
-            _pip(img, card.suit, fx * width, fy * height, size, colour, flip=fy > 0.5)
+            _pip(img, card.suit, fx * width, fy * height, size, colour, flip=fy > 0.5, form=style.suit_form)
     img[..., 3] = rounded_mask(width, height)
     return img
 
@@ -358,7 +375,8 @@ def _court(img: np.ndarray, card: Card, style: FaceStyle, colour: tuple[int, int
     letter = style_text(RANK_NAMES[card.rank], style, round(0.22 * hw), round(0.2 * hh))
     big = half.copy()
     _paint(big, letter, round(0.06 * hw), round(0.04 * hh), colour)
-    _paint(big, cv2.resize(suit_mask(card.suit), (round(0.2 * hw),) * 2), round(0.74 * hw), round(0.04 * hh), colour)
+    pip = suit_mask(card.suit, form=style.suit_form)
+    _paint(big, cv2.resize(pip, (round(0.2 * hw),) * 2), round(0.74 * hw), round(0.04 * hh), colour)
     img[y0 : y0 + hh, x0:x1, :3] = big
     img[h - y0 - hh : h - y0, x0:x1, :3] = big[::-1, ::-1]
     cv2.rectangle(img, (x0, y0), (x1 - 1, h - y0 - 1), (*colour, 255), max(1, w // 80), cv2.LINE_AA)
