@@ -74,6 +74,8 @@ class ReconState:
     decoded: Mapping[str, Card] = field(default_factory=dict)
     # player -> cards that have left their demon: none of them can show on it again but one taken back from a play
     demon_left: Mapping[str, frozenset[Card]] = field(default_factory=dict)
+    # player -> a card the reader gave some chance of at a place -> (place, when last so, the card read there)
+    maybe: Mapping[str, Mapping[Card, tuple[str, float, Card]]] = field(default_factory=dict)
 
 
 FLICKER_SECONDS = 0.3  # a card seen at a place once, its place showing the card before it again within this
@@ -367,6 +369,11 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 origin = pile.origin if card == new else None  # a tracked card is the one on top
                 player, source, candidates = _attribute(card, state.playable, players, view.t, played, origin)
                 extra: dict[str, Any] = {"frame": view.frame, "confidence": round(pile.confidence, 3)}
+                if player is None and not candidates:
+                    player, source, read = _by_alternative(card, state.maybe, players, view.t, played)
+                    if player is not None:
+                        candidates = [player]
+                        extra["read_as"] = str(read)
                 if inferred:
                     extra["inferred"] = True
                 if player is None:
@@ -634,6 +641,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         elif view.t - t0 < PENDING_SECONDS:
             still.append((p_seq, card, cands, t0, key, gone_then, places))
     still.extend(opened)
+    maybe = {pid: dict(alts) for pid, alts in state.maybe.items()}
+    for pid, pv in players.items():
+        if not pv.occluded:
+            maybe[pid] = _remember_maybe(maybe.get(pid, {}), pv, view.t)
     return ReconState(
         tops,
         playable,
@@ -654,7 +665,50 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         suspect_play,
         decoded,
         demon_left,
+        maybe,
     ), events
+
+
+def _remember_maybe(
+    recent: Mapping[Card, tuple[str, float, Card]], pv: PlayerView, t: float
+) -> dict[Card, tuple[str, float, Card]]:
+    """The other identities the reader lately gave the cards of an area some chance of, with where and what was
+    read there."""
+    shown = {place: card for card, place in pv.playable().items()}
+    seen = {c: m for c, m in recent.items() if t - m[1] <= RECENT_SECONDS}
+    for place, cards in pv.maybe:
+        read = shown.get(place)
+        if read is None:
+            continue
+        for c in cards:
+            if c != read:
+                seen[c] = (place, t, read)
+    return seen
+
+
+def _by_alternative(
+    card: Card,
+    maybe: Mapping[str, Mapping[Card, tuple[str, float, Card]]],
+    now: Mapping[str, PlayerView],
+    t: float,
+    played: Mapping[str, frozenset[Card]],
+) -> tuple[str | None, str | None, Card | None]:
+    """(player, place, the card read there) for a card no deck was seen to have: the one area that lately showed
+    a card the reader thought might be it, a card gone from there since (a waste's 2H read 5D, then lifted).
+    Nobody when no area or several did."""
+    found = [
+        (pid, m[0], m[2])
+        for pid, alts in maybe.items()
+        if (m := alts.get(card)) is not None
+        and t - m[1] <= RECENT_SECONDS
+        and card not in played.get(pid, frozenset())
+        and m[2] not in played.get(pid, frozenset())  # the card read there was put down itself: it is gone for that
+        and (view := now.get(pid)) is not None
+        and not view.occluded
+        and view.playable().get(m[2]) != m[0]
+        and card not in view.playable()
+    ]
+    return found[0] if len(found) == 1 else (None, None, None)
 
 
 def _remember(recent: Mapping[Card, Sighting], pv: PlayerView, t: float) -> dict[Card, Sighting]:

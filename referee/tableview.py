@@ -44,6 +44,9 @@ class PlayerView:
     # Cards of this area lately seen covered where they lay (a waste dealt onto them, a ladder built on them): out
     # of sight but not taken, so not the card that just landed anywhere.
     buried: tuple[Card, ...] = ()
+    # Other identities the reader gave the card at a place some chance of: (place, cards). Evidence for who played
+    # a card nobody was seen to have (a waste top misread as another card of its colour, then lifted).
+    maybe: tuple[tuple[str, tuple[Card, ...]], ...] = ()
 
     def playable(self) -> dict[Card, str]:
         """Each playable card and where it lies (``demon``, ``line:N``, ``waste``)."""

@@ -414,12 +414,15 @@ class TableModel:
             occluded = len(before - now) >= 2  # a hand over the area hides several piles at once
             if not occluded:
                 self._last_columns[seat.player] = now
+            ways = {"demon": down, "waste": fan} | {f"line:{i + 1}": down for i in range(len(seat.line))}
+            uppermost = {c: _uppermost(seat, cols.get(c), way) for c, way in ways.items()}
             pv = PlayerView(
                 seat.player,
-                demon_top=_top(seat, cols.get("demon"), down),
-                line=tuple(_top(seat, cols.get(f"line:{i + 1}"), down) for i in range(len(seat.line))),
-                waste_top=_top(seat, cols.get("waste"), fan),
+                demon_top=_card_of(uppermost["demon"]),
+                line=tuple(_card_of(uppermost[f"line:{i + 1}"]) for i in range(len(seat.line))),
+                waste_top=_card_of(uppermost["waste"]),
                 occluded=occluded,
+                maybe=tuple((c, others) for c, s in uppermost.items() if s is not None and (others := _others(s))),
             )
             # A card seen lying under another in a line or the waste is covered there (a ladder, a fan, a card put
             # back on it). A buried card stays so until it shows on top there again (or long after).
@@ -560,10 +563,27 @@ def _buried(pile: _Pile, card: Card | None) -> bool:
 
 def _top(seat: Seat, items: list[tuple[Seen, np.ndarray]] | None, along: np.ndarray) -> Card | None:
     """The uncovered card of a pile: the one lying furthest along the way the pile grows."""
+    return _card_of(_uppermost(seat, items, along))
+
+
+def _uppermost(seat: Seat, items: list[tuple[Seen, np.ndarray]] | None, along: np.ndarray) -> Seen | None:
     if not items:
         return None
-    best = max(items, key=lambda it: float(seat.local(it[1])[0] @ along))
-    return _card(best[0].card)
+    return max(items, key=lambda it: float(seat.local(it[1])[0] @ along))[0]
+
+
+def _card_of(seen: Seen | None) -> Card | None:
+    return _card(seen.card) if seen is not None else None
+
+
+MAYBE_MIN = 0.05  # the least probability an identity other than the reading needs to be kept as possible
+
+
+def _others(seen: Seen) -> tuple[Card, ...]:
+    """Identities other than its reading the reader gave a card some chance of."""
+    return tuple(
+        c for name, p in seen.candidates if p >= MAYBE_MIN and name != seen.card and (c := _card(name)) is not None
+    )
 
 
 def _continues(top: Card | None, card: Card | None) -> bool:

@@ -800,3 +800,40 @@ def test_a_card_read_once_where_another_lies_is_a_misreading_not_a_card_that_cou
     # Read so in two views, it could have been there: the play stays open between a and b.
     views.insert(3, view(0.3, (), pv("a", "9C", ("AD",)), pv("b", "8S", (), "AD")))
     assert [e for e in summary(reconstruct(views)) if e[0] == "play"] == [("play", None, "AD", "d", None, False)]
+
+
+def test_a_card_no_deck_was_seen_to_have_goes_to_the_area_that_read_it_as_another_and_lost_it() -> None:
+    """b's waste 2H was read 5D (the reader gave 2H some chance): when it is lifted and a 2H lands, nobody had a
+    2H, and b's waste lost the card that might have been it; c's 5D-like card is still there."""
+    from dataclasses import replace
+
+    maybe = (("waste", (C("2H"),)),)
+    views = [
+        view(0, (pile("h", "AH"),), pv("a", "9C"), replace(pv("b", waste="5D"), maybe=maybe), pv("c", waste="KS")),
+        view(1, (pile("h", "AH"),), pv("a", "9C"), replace(pv("b", waste="5D"), maybe=maybe), pv("c", waste="KS")),
+        view(2, (pile("h", "2H"),), pv("a", "9C"), pv("b", waste="7C"), pv("c", waste="KS")),
+    ]
+    events = reconstruct(views)
+    assert summary(events) == [("play", "b", "2H", "h", "waste", False)]
+    assert events[0].extra["read_as"] == "5D"  # type: ignore[union-attr]
+
+
+def test_a_card_two_areas_might_have_shown_or_whose_reading_was_itself_put_down_stays_unattributed() -> None:
+    from dataclasses import replace
+
+    maybe = (("waste", (C("2H"),)),)
+    two = [
+        view(0, (pile("h", "AH"),), replace(pv("b", waste="5D"), maybe=maybe), replace(pv("c", waste="3H"), maybe=maybe)),
+        view(1, (pile("h", "2H"),), pv("b", waste="7C"), pv("c", waste="8S")),
+    ]
+    assert summary(reconstruct(two)) == [("play", None, "2H", "h", None, False)]
+    # b's 5D really was a 5D: it landed on its pile first, so its leaving the waste says nothing of the 2H.
+    put_down = [
+        view(0, (pile("h", "AH"), pile("d", "4D")), replace(pv("b", waste="5D"), maybe=maybe)),
+        view(1, (pile("h", "AH"), pile("d", "5D")), pv("b", waste="7C")),
+        view(2, (pile("h", "2H"), pile("d", "5D")), pv("b", waste="7C")),
+    ]
+    assert summary(reconstruct(put_down)) == [
+        ("play", "b", "5D", "d", "waste", False),
+        ("play", None, "2H", "h", None, False),
+    ]

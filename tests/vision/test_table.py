@@ -308,3 +308,13 @@ def test_a_card_seen_lying_under_another_in_a_line_is_reported_buried() -> None:
     red_view = view.player("red")
     assert red_view is not None and red_view.line[0] == Card.parse("3C") and red_view.buried == (Card.parse("2H"),)
     assert view.player("blue").buried == ()  # type: ignore[union-attr]
+
+
+def test_a_players_view_carries_the_other_identities_the_reader_gave_each_card_a_chance_of() -> None:
+    from dataclasses import replace
+
+    model, rest, ace, blue_two, red_two = both_with_2h()
+    unsure = replace(red_two, candidates=(("2H", 0.55), ("5H", 0.3), ("2D", 0.1), ("7S", 0.01)))
+    red_view = model.view(0.1, 2, [*rest, blue_two, unsure, ace]).player("red")
+    assert red_view is not None and red_view.line[0] == Card.parse("2H")
+    assert red_view.maybe == (("line:1", (Card.parse("5H"), Card.parse("2D"))),)
