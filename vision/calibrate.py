@@ -14,10 +14,8 @@ round start (``find_seats``) and saved in the same JSON file, which a person may
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
-import statistics
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -69,11 +67,7 @@ class Seat:
     @property
     def pitch(self) -> float:
         slots = sorted((self.demon, *self.line))
-        return (
-            float(statistics.median(b - a for a, b in itertools.pairwise(slots)))
-            if len(slots) > 1
-            else CARD_MM[0] * 1.2
-        )
+        return float(np.median(np.diff(slots))) if len(slots) > 1 else CARD_MM[0] * 1.2
 
 
 @dataclass(frozen=True, slots=True)

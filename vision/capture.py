@@ -10,9 +10,10 @@ ending the round; a video file that stops early says where it stopped.
 
 from __future__ import annotations
 
-import queue
+import itertools
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,10 +103,12 @@ class Source:
         """Every ``every``-th frame. Live sources reconnect when lost; files and folders end at their end."""
         if self.folder is not None:
             yield from self._folder(every)
+        elif self.live and self.latest:
+            yield from itertools.islice(self._read_on_thread(self._live(1), keep=1, newest=True), 0, None, every)
         elif self.live:
-            yield from (self._latest(every) if self.latest else self._live(every))
+            yield from self._live(every)
         else:
-            yield from self._file(every)
+            yield from self._read_on_thread(self._file(every), keep=PREFETCH, newest=False)
 
     def _folder(self, every: int) -> Iterator[Frame]:
         assert self.folder is not None
@@ -121,59 +124,27 @@ class Source:
             yield Frame(image, i / self.fps, i)
 
     def _file(self, every: int) -> Iterator[Frame]:
-        """Decodes ahead on a thread of its own (OpenCV lets go of the GIL while it decodes), so the next frames
-        are ready while the chain works on this one; at most ``PREFETCH`` frames wait, and leaving the loop early
-        stops the reader."""
         assert self.opener is not None
         cap = self.opener()
         count = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
         self.status.expected = count or None
-        ready: queue.Queue[Frame | None] = queue.Queue(maxsize=PREFETCH)
-        done = threading.Event()
-        position = [0]  # frames grabbed: where a damaged file stopped
-        failure: list[BaseException] = []
-
-        def put(item: Frame | None) -> bool:
-            while not done.is_set():
-                try:
-                    ready.put(item, timeout=0.1)
-                    return True
-                except queue.Full:
-                    continue
-            return False
-
-        def read() -> None:
-            i = 0
-            try:
-                while not done.is_set() and cap.grab():
-                    if i % every == 0:
-                        ok, image = cap.retrieve()
-                        if not ok or image is None:
-                            break
-                        ms = cap.get(cv2.CAP_PROP_POS_MSEC)
-                        t = ms / 1000.0 if ms and ms > 0 else i / self.fps
-                        if not put(Frame(image, t, i)):
-                            break
-                    i += 1
-                    position[0] = i
-            except BaseException as exc:  # handed to the consumer, raised there
-                failure.append(exc)
-            finally:
-                put(None)
-
-        reader = threading.Thread(target=read, name=f"decode {self.name}", daemon=True)
-        reader.start()
+        i = 0
         try:
-            while (frame := ready.get()) is not None:
-                self.status.read += 1
-                yield frame
+            while True:
+                ok = cap.grab()
+                if not ok:
+                    break
+                if i % every == 0:
+                    ok, image = cap.retrieve()
+                    if not ok or image is None:
+                        break
+                    ms = cap.get(cv2.CAP_PROP_POS_MSEC)
+                    t = ms / 1000.0 if ms and ms > 0 else i / self.fps
+                    self.status.read += 1
+                    yield Frame(image, t, i)
+                i += 1
         finally:
-            done.set()
-            reader.join()
             cap.release()
-        if failure:
-            raise CaptureError(f"{self.name}: reading failed at frame {position[0]}: {failure[0]}") from failure[0]
-        i = position[0]
         if count and i < count - 1:
             self.status.stopped_early = (
                 f"{self.name}: the video stopped at frame {i} of {count} ({i / self.fps:.1f} s of "
@@ -208,49 +179,55 @@ class Source:
             if cap is not None:
                 cap.release()
 
-    def _latest(self, every: int) -> Iterator[Frame]:
-        """The live frames, read as fast as the camera gives them on a thread of its own; each one taken is the
-        newest (every ``every``-th taken is handed on). A camera lost for good raises here, after the frames
-        taken before it."""
-        newest: list[Frame] = []
-        ready = threading.Condition()
+    def _read_on_thread(self, frames: Iterator[Frame], *, keep: int, newest: bool) -> Iterator[Frame]:
+        """``frames`` read on a thread of their own (OpenCV lets go of the GIL while it decodes or waits for a
+        camera), so the next frames are ready while the chain works on this one. At most ``keep`` wait: a file's
+        reader then waits (every frame is handed on); with ``newest`` (a camera) the oldest waiting gives way and
+        counts as dropped, so the chain gets the table as it is now. An error of the reader (a camera gone for
+        good) is raised here, after the frames read before it; leaving the loop early stops the reader."""
+        waiting: deque[Frame] = deque()
+        changed = threading.Condition()
         done = threading.Event()
         ended: list[BaseException | None] = []
 
         def read() -> None:
             failure: BaseException | None = None
             try:
-                for frame in self._live(1):
-                    with ready:
-                        if newest:
+                for frame in frames:
+                    with changed:
+                        while not newest and len(waiting) >= keep and not done.is_set():
+                            changed.wait(0.1)
+                        if done.is_set():
+                            break
+                        if len(waiting) >= keep:
+                            waiting.popleft()
                             self.status.dropped += 1  # the chain was still busy: that frame is skipped
-                        newest[:] = [frame]
-                        ready.notify()
-                    if done.is_set():
-                        break
+                        waiting.append(frame)
+                        changed.notify_all()
             except BaseException as exc:  # handed to the consumer, raised there
                 failure = exc
             finally:
-                with ready:
+                frames.close()  # the reader releases its capture
+                with changed:
                     ended.append(failure)
-                    ready.notify()
+                    changed.notify_all()
 
         reader = threading.Thread(target=read, name=f"read {self.name}", daemon=True)
         reader.start()
-        taken = 0
         try:
             while True:
-                with ready:
-                    ready.wait_for(lambda: bool(newest or ended))
-                    if not newest:
+                with changed:
+                    changed.wait_for(lambda: bool(waiting or ended))
+                    if not waiting:
                         break
-                    frame = newest.pop()
-                if taken % every == 0:
-                    yield frame
-                taken += 1
+                    frame = waiting.popleft()
+                    changed.notify_all()
+                yield frame
         finally:
             done.set()
-            reader.join(timeout=2.0)  # a reader asleep in a reconnect's backoff ends on its own
+            with changed:
+                changed.notify_all()
+            reader.join(timeout=2.0)  # a camera's reader asleep in a reconnect's backoff ends on its own
         if ended and ended[0] is not None:
             raise ended[0]
 

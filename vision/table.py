@@ -430,7 +430,7 @@ class TableModel:
             for column, items in cols.items():
                 if column == "demon" or not items:  # nothing covers a demon: a new card there is its next one
                     continue
-                top = _top(seat, items, fan if column == "waste" else down)
+                top = _card_of(uppermost[column])
                 buried.update({s.card: t for s, _ in items if s.card is not None and _card(s.card) != top})
             shown = {str(c) for c in pv.playable()}
             for c in [c for c, t0 in buried.items() if c in shown or t - t0 > BURIED_SECONDS]:
@@ -561,12 +561,8 @@ def _buried(pile: _Pile, card: Card | None) -> bool:
     return card is not None and top is not None and card.rank < top.rank and card != pile.below and card in pile.history
 
 
-def _top(seat: Seat, items: list[tuple[Seen, np.ndarray]] | None, along: np.ndarray) -> Card | None:
-    """The uncovered card of a pile: the one lying furthest along the way the pile grows."""
-    return _card_of(_uppermost(seat, items, along))
-
-
 def _uppermost(seat: Seat, items: list[tuple[Seen, np.ndarray]] | None, along: np.ndarray) -> Seen | None:
+    """The uncovered card of a pile: the one lying furthest along the way the pile grows."""
     if not items:
         return None
     return max(items, key=lambda it: float(seat.local(it[1])[0] @ along))[0]

@@ -232,11 +232,16 @@ def _ttf_mask(text: str, path: str, thickness: float, width: int, height: int) -
     canvas = Image.new("L", (right - left + 4, bottom - top + 4), 0)
     ImageDraw.Draw(canvas).text((2 - left, 2 - top), text, font=font, fill=255, stroke_width=stroke, stroke_fill=255)
     a = np.asarray(canvas)
-    ys, xs = np.nonzero(a)
-    if len(ys) == 0:
+    if not a.any():
         raise ValueError(f"{path} draws nothing for {text!r}")
-    a = a[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-    return cv2.resize(a, (max(1, width), max(1, height)), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+    return _stretch_ink(a, width, height)
+
+
+def _stretch_ink(canvas: np.ndarray, width: int, height: int) -> np.ndarray:
+    """The inked part of a uint8 drawing stretched to ``width`` × ``height``, as a float mask."""
+    ys, xs = np.nonzero(canvas)
+    canvas = canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    return cv2.resize(canvas, (max(1, width), max(1, height)), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
 
 
 def style_text(text: str, style: FaceStyle, width: int, height: int) -> np.ndarray:
@@ -253,9 +258,7 @@ def text_mask(text: str, font: int, thickness: float, width: int, height: int) -
     (tw, th), base = cv2.getTextSize(text, font, scale, thick)
     canvas = np.zeros((th + base + 2 * thick, tw + 2 * thick), np.uint8)
     cv2.putText(canvas, text, (thick, th + thick), font, scale, 255, thick, cv2.LINE_AA)
-    ys, xs = np.nonzero(canvas)
-    canvas = canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-    return cv2.resize(canvas, (max(1, width), max(1, height)), interpolation=cv2.INTER_AREA).astype(np.float32) / 255.0
+    return _stretch_ink(canvas, width, height)
 
 
 def _paint(img: np.ndarray, mask: np.ndarray, x: int, y: int, colour: tuple[int, int, int]) -> None:
