@@ -120,6 +120,12 @@ def _consistent(top: Card | None, pile: PileView, vanished: Callable[[Card], boo
 
 
 INFER_MAX = 2  # a camera misses at most this many quick plays onto one pile between two settled views
+# Under a pile first seen with no Ace, at most this many: an Ace covered by its 2 before the pile held still
+# happens; an Ace and a 2 both covered unseen is far rarer than a pile started illegally with a 3 (s10/game01,
+# identifier v9: a 3D put down as a new pile, taken back 2.5 s later, was taken for AD and 2D covered at once,
+# because a glimpse of each had left an area 2.3 s before; the not-an-ace went unflagged and the clubs Ace that
+# then started that pile, and the four clubs after it, were lost).
+INFER_NEW_MAX = 1
 
 
 def _continues(top: Card | None, card: Card) -> bool:
@@ -135,7 +141,7 @@ def _new_cards(top: Card | None, new: Card, vanished: Callable[[Card], bool]) ->
         return [(new, False)]
     if top is None:
         below = [Card(r, new.suit) for r in range(ACE, new.rank)]
-        if not 0 < len(below) <= INFER_MAX or not all(vanished(c) for c in below):
+        if not 0 < len(below) <= INFER_NEW_MAX or not all(vanished(c) for c in below):
             return [(new, False)]
         return [(c, True) for c in below] + [(new, False)]
     if new.suit != top.suit or not 0 < new.rank - top.rank - 1 <= INFER_MAX:

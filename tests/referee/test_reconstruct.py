@@ -374,6 +374,15 @@ def test_an_ace_covered_as_it_landed_is_inferred_only_when_it_left_an_area_unsee
         assert not any(p[2] == "AD" and p[3] == "d" for p in plays(alone))
 
 
+def test_a_three_on_a_new_pile_is_a_pile_started_with_a_three_even_if_its_ace_and_two_left_areas() -> None:
+    # the AD and the 2D both left areas unseen, but an Ace and a 2 covered before the pile held still is far rarer
+    # than a pile started with a 3: nothing is inferred under it, so the rules can flag not-an-ace.
+    events = reconstruct([view(0, (), pv("a", "3D", waste="2D"), pv("b", "AD")),
+                          view(1, (pile("d", "3D"),), pv("a", "9S", waste="4C"), pv("b", "6H")),
+                          view(2, (pile("d", "3D"),), pv("a", "9S", waste="4C"), pv("b", "6H"))])  # fmt: skip
+    assert [p for p in plays(events) if p[3] == "d"] == [("play", "a", "3D", "d", "demon", False)]
+
+
 def test_a_pile_that_moves_as_its_king_lands_is_the_same_pile() -> None:
     events = reconstruct(
         [
