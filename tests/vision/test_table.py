@@ -318,3 +318,18 @@ def test_a_players_view_carries_the_other_identities_the_reader_gave_each_card_a
     red_view = model.view(0.1, 2, [*rest, blue_two, unsure, ace]).player("red")
     assert red_view is not None and red_view.line[0] == Card.parse("2H")
     assert red_view.maybe == (("line:1", (Card.parse("5H"), Card.parse("2D"))),)
+
+
+def test_an_unsure_back_is_not_taken_for_a_stock_and_leaves_its_seat_unnamed() -> None:
+    # bob's stock was missed; the cloth beyond his row, read as a back now and then (conf 0.38), has the colour
+    # of ann's deck. Taken for his stock it would name his seat ann's; the seat stays unnamed instead (the chain
+    # then names it from backs seen in its area as play goes on).
+    ann = dealt_row(-math.pi / 2, ["QH", "9C", "8D", "7S", "6H"], "red")
+    bob = dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "blue")
+    cloth = replace(bob[-1], conf=0.38, colour=tuple(float(v) for v in BACK_COLOURS["red"]))
+    players = [("ann", "red"), ("bob", "blue")]
+    seats = find_seats(IDENTITY, [*ann, *bob[:-1], cloth], line_size=4, players=players)
+    at_bottom = next(s for s in seats if s.centre[1] > 500)
+    assert at_bottom.back_bgr is None and at_bottom.stock is None
+    sure = find_seats(IDENTITY, [*ann, *bob[:-1], replace(cloth, conf=0.9)], line_size=4, players=players)
+    assert next(s for s in sure if s.centre[1] > 500).back_bgr is not None  # a sure back is still a stock
