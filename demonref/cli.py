@@ -413,9 +413,16 @@ def train_cmd(
         Path, typer.Option(help="Where the trained weights and card go (another folder keeps a candidate apart).")
     ] = Path("models"),
     name: Annotated[str | None, typer.Option(help="Run folder under runs/ (default: the model's name).")] = None,
+    take_last: Annotated[
+        bool,
+        typer.Option(
+            "--take-last",
+            help="Don't train: make the weights and card from the run's last checkpoint (a run cut short).",
+        ),
+    ] = False,
 ) -> None:
     """Trains a card model on rendered data, from scratch or --start-from earlier weights (checkpoints every
-    epoch; --resume continues an interrupted run)."""
+    epoch; --resume continues an interrupted run; --take-last packages the epochs it finished)."""
     from vision.train import TrainError, train
 
     try:
@@ -431,6 +438,7 @@ def train_cmd(
             start_from=start_from,
             models_dir=out,
             name=name,
+            take_last=take_last,
         )
     except TrainError as exc:
         fail(str(exc))

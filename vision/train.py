@@ -99,8 +99,12 @@ def train(
     start_from: Path | None = None,
     models_dir: Path = MODELS,
     runs_dir: Path = RUNS,
+    take_last: bool = False,
 ) -> dict[str, Any]:
-    """Trains (or resumes) ``what`` on ``data``; copies the best weights to ``models/`` and writes the card."""
+    """Trains (or resumes) ``what`` on ``data``; copies the best weights to ``models/`` and writes the card.
+
+    ``take_last``: no training; the run's last checkpoint (written at the end of every epoch) becomes the weights,
+    for a run the session's end would cut short. Its card says how many of the ``epochs`` were done."""
     if what not in RECIPES:
         raise TrainError(f"unknown model {what!r}; known: {', '.join(RECIPES)}")
     recipe = RECIPES[what]
@@ -122,7 +126,10 @@ def train(
     from ultralytics import YOLO
 
     started = time.time()
-    if resume:
+    if take_last:
+        if not last.exists():
+            raise TrainError(f"no checkpoint to take: {last} does not exist")
+    elif resume:
         if not last.exists():
             raise TrainError(f"nothing to resume: {last} does not exist")
         model = YOLO(str(last))
@@ -150,26 +157,34 @@ def train(
             verbose=False,
             **recipe.extra,
         )
-    best = run_dir / "weights" / "best.pt"
+    best = last if take_last else run_dir / "weights" / "best.pt"
     if not best.exists():
         raise TrainError(f"training ended without {best}")
     models_dir.mkdir(parents=True, exist_ok=True)
     target = models_dir / f"{what}.pt"
     _strip(best, target)
     results = _last_metrics(run_dir)
+    done = int(results.get("epoch", epochs)) if take_last else epochs
+    if take_last:  # a finished run validates after its last epoch; a run cut short is validated here
+        val = YOLO(str(target)).val(
+            data=str(data / "data.yaml") if what == "detector" else str(data),
+            imgsz=imgsz or recipe.imgsz, batch=batch, device="cpu", workers=0, plots=False, verbose=False,
+        )  # fmt: skip
+        results.update({k: round(float(v), 5) for k, v in val.results_dict.items()})
     card = {
         "model": what,
         "architecture": recipe.model,
         "imgsz": imgsz or recipe.imgsz,
         "data": str(data.relative_to(ROOT) if data.is_relative_to(ROOT) else data),
         "data_build": json.loads((data / "build.json").read_text()) if (data / "build.json").exists() else None,
-        "epochs": epochs,
+        "epochs": done,
+        **({"epochs_planned": epochs, "taken_from": str(last)} if take_last else {}),
         "batch": batch,
         "fraction": fraction,
         "seed": seed,
         "settings": recipe.extra,
         "started_from": previous_card,
-        "wall_seconds_this_call": round(time.time() - started),
+        **({} if take_last else {"wall_seconds_this_call": round(time.time() - started)}),
         "metrics": results,
         "command": f"demonref train {what} --data {data} --epochs {epochs} --batch {batch} --fraction {fraction} --seed {seed}"
         + (f" --start-from {start_from}" if start_from is not None else ""),

@@ -38,3 +38,19 @@ def test_detector_trains_one_epoch_offline(tmp_path: Path, no_network: None) -> 
     assert (tmp_path / "models" / "detector.pt").stat().st_size > 100_000
     saved = json.loads((tmp_path / "models" / "detector.json").read_text())
     assert saved["epochs"] == 1 and "command" in saved and card["metrics"]
+    # a run the session's end cuts short: its last checkpoint becomes the weights, the card says what was done
+    taken = train("detector", data, epochs=3, batch=4, imgsz=160, models_dir=tmp_path / "taken",
+                  runs_dir=tmp_path / "runs", take_last=True)  # fmt: skip
+    assert (tmp_path / "taken" / "detector.pt").stat().st_size > 100_000
+    assert taken["epochs"] == 1 and taken["epochs_planned"] == 3 and taken["taken_from"].endswith("last.pt")
+    assert "metrics/mAP50-95(B)" in taken["metrics"]  # validated as a finished run is
+
+
+def test_taking_the_last_checkpoint_of_a_run_that_never_started_says_so(tmp_path: Path) -> None:
+    from vision.train import TrainError, train
+
+    data = tmp_path / "det"
+    data.mkdir()
+    (data / "data.yaml").write_text("path: .\n")
+    with pytest.raises(TrainError, match="no checkpoint to take"):
+        train("detector", data, epochs=3, models_dir=tmp_path / "m", runs_dir=tmp_path / "runs", take_last=True)
