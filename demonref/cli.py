@@ -307,6 +307,8 @@ def _camera_demo(video: Path, port: int, models: Path, keep_serving: bool, secon
     _, stats = run_live(source, work / "round", players=players, reader=reader, outbox=outbox, pictures=pictures, pace=pace, max_seconds=seconds,
                         on_event=lambda e: console.print(f"{e.t:7.1f}s  {dumps(e)}", highlight=False, soft_wrap=True))  # fmt: skip
     console.print(f"round over: {stats.processed} frames processed ({stats.fps:.1f}/s); the tally is on the page.")
+    if behind := stats.falling_behind():
+        err.print(f"[yellow]note:[/] {behind}", highlight=False, soft_wrap=True)
     if keep_serving:
         import signal
 
@@ -720,6 +722,8 @@ def live_cmd(
         fail(f"{exc} (the round so far is in {out}/events.jsonl)")
     console.print(f"processed {stats.processed} of {stats.frames} frames ({stats.fps:.1f}/s); log in {out}/events.jsonl",
                   highlight=False)  # fmt: skip
+    if behind := stats.falling_behind():
+        err.print(f"[yellow]note:[/] {behind}", highlight=False, soft_wrap=True)
     if outbox is not None and outbox.last_error:
         err.print(f"[yellow]note:[/] not everything reached {server} ({outbox.last_error}); it stays in {out}/outbox.jsonl",
                   highlight=False, soft_wrap=True)  # fmt: skip

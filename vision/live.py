@@ -22,16 +22,34 @@ from vision.review import draw, frame_jpeg, thumbnail_jpeg
 PICTURE_SECONDS = 0.33  # how often the annotated camera view goes to the dashboard
 
 
+# Processing under this share of the rate asked for loses plays: a card that lands and is covered between two
+# processed frames is never seen (on a 2-core machine without AVX-512, `make demo` kept up with 6.5 of 15 frames/s
+# and credited a pile with six cards that never lay there).
+KEEPING_UP = 0.75
+
+
 @dataclass
 class LiveStats:
     frames: int = 0
     processed: int = 0
     seconds: float = 0.0
     busy: float = 0.0  # seconds spent processing
+    wanted: float = 0.0  # frames/s asked for when frames that are not processed in time are lost (else 0)
 
     @property
     def fps(self) -> float:
         return self.processed / self.seconds if self.seconds > 0 else 0.0
+
+    def falling_behind(self) -> str | None:
+        """What to say when frames were lost because the machine processed well under the rate asked for."""
+        if self.wanted <= 0 or self.seconds < 5.0 or self.fps >= KEEPING_UP * self.wanted:
+            return None
+        return (
+            f"this machine processed {self.fps:.1f} frames/s of the {self.wanted:.0f} asked for, and the frames in "
+            "between were skipped: plays made and covered between two processed frames are missed. Review a "
+            "recording with `demonref review` (every frame, at its own pace), or lower --fps or the camera's "
+            "resolution."
+        )
 
 
 def run_live(
@@ -71,7 +89,7 @@ def run_live(
 
     chain = Chain(rules, dict(options or {}), players, detect=reader.detector, identify=reader.identifier,
                   calibration=calibration, frame_rate=round(process_fps), on_event=emit)  # fmt: skip
-    stats = LiveStats()
+    stats = LiveStats(wanted=min(process_fps, source.fps or process_fps) if pace or source.live else 0.0)
     started = time.monotonic()
     next_due = 0.0
     last_flush = 0.0

@@ -14,7 +14,7 @@ import pytest
 from demonref.outbox import Outbox
 from referee.events import RoundEnd, RoundStart, read_log
 from vision.capture import CaptureError, Source
-from vision.live import run_live
+from vision.live import LiveStats, run_live
 from vision.oracle import oracle_detections
 
 SAMPLE = Path(__file__).parents[2] / "datasets" / "sample" / "game"
@@ -60,3 +60,17 @@ def test_live_round_reaches_the_server_despite_an_outage(tmp_path: Path) -> None
     assert (tmp_path / "calibration.json").exists()
     with pytest.raises(CaptureError, match="already holds a round"):
         run_live(Source.open(SAMPLE / "game.mp4"), tmp_path, reader=oracle_reader())
+
+
+def test_a_machine_that_cannot_keep_up_is_told_so_only_when_frames_were_lost() -> None:
+    slow = LiveStats(frames=600, processed=130, seconds=20.0, wanted=15.0)  # 6.5 of 15 frames/s, the rest skipped
+    message = slow.falling_behind()
+    assert message is not None and "6.5 frames/s of the 15" in message
+    assert LiveStats(frames=600, processed=280, seconds=20.0, wanted=15.0).falling_behind() is None  # 14 of 15
+    assert LiveStats(frames=600, processed=130, seconds=20.0, wanted=0.0).falling_behind() is None  # none skipped
+    assert LiveStats(frames=30, processed=6, seconds=2.0, wanted=15.0).falling_behind() is None  # too short to say
+
+
+def test_a_video_read_in_turn_loses_no_frames_and_gets_no_warning(tmp_path: Path) -> None:
+    _, stats = run_live(Source.open(SAMPLE / "game.mp4"), tmp_path, reader=oracle_reader(), process_fps=100)
+    assert stats.wanted == 0.0 and stats.falling_behind() is None
