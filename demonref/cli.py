@@ -6,7 +6,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -19,6 +19,9 @@ from referee.match import Match
 from referee.rules import PRESETS, Rules, RulesError
 from referee.scoring import tally
 from referee.simulate import INJECTABLE, SimulationError, simulate
+
+if TYPE_CHECKING:
+    from vision.live import LiveStats
 
 app = typer.Typer(
     name="demonref",
@@ -41,6 +44,12 @@ err = Console(stderr=True)
 def error(message: str) -> None:
     """Prints a one-line error (never wrapped: paths stay greppable)."""
     err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+
+
+def _note_falling_behind(stats: LiveStats) -> None:
+    """Live and demo: say so when frames were lost because the machine could not keep up."""
+    if behind := stats.falling_behind():
+        err.print(f"[yellow]note:[/] {behind}", highlight=False, soft_wrap=True)
 
 
 def fail(message: str) -> NoReturn:
@@ -307,8 +316,7 @@ def _camera_demo(video: Path, port: int, models: Path, keep_serving: bool, secon
     _, stats = run_live(source, work / "round", players=players, reader=reader, outbox=outbox, pictures=pictures, pace=pace, max_seconds=seconds,
                         on_event=lambda e: console.print(f"{e.t:7.1f}s  {dumps(e)}", highlight=False, soft_wrap=True))  # fmt: skip
     console.print(f"round over: {stats.processed} frames processed ({stats.fps:.1f}/s); the tally is on the page.")
-    if behind := stats.falling_behind():
-        err.print(f"[yellow]note:[/] {behind}", highlight=False, soft_wrap=True)
+    _note_falling_behind(stats)
     if keep_serving:
         import signal
 
@@ -722,8 +730,7 @@ def live_cmd(
         fail(f"{exc} (the round so far is in {out}/events.jsonl)")
     console.print(f"processed {stats.processed} of {stats.frames} frames ({stats.fps:.1f}/s); log in {out}/events.jsonl",
                   highlight=False)  # fmt: skip
-    if behind := stats.falling_behind():
-        err.print(f"[yellow]note:[/] {behind}", highlight=False, soft_wrap=True)
+    _note_falling_behind(stats)
     if outbox is not None and outbox.last_error:
         err.print(f"[yellow]note:[/] not everything reached {server} ({outbox.last_error}); it stays in {out}/outbox.jsonl",
                   highlight=False, soft_wrap=True)  # fmt: skip

@@ -126,43 +126,39 @@ def train(
     from ultralytics import YOLO
 
     started = time.time()
-    if take_last:
-        if not last.exists():
-            raise TrainError(f"no checkpoint to take: {last} does not exist")
-    elif resume:
-        if not last.exists():
-            raise TrainError(f"nothing to resume: {last} does not exist")
-        model = YOLO(str(last))
+    if (take_last or resume) and not last.exists():
+        raise TrainError(f"{'no checkpoint to take' if take_last else 'nothing to resume'}: {last} does not exist")
+    if not take_last:  # taken: the run's last checkpoint is the weights as it is
+        # Resumed, from scratch, or on from weights trained here earlier (never downloaded ones).
+        model = YOLO(str(last) if resume else str(start_from) if start_from is not None else recipe.model)
         model.add_callback("on_train_start", _threads_callback)
-        model.train(resume=True)
-    else:
-        # From scratch, or on from weights trained here earlier (never downloaded ones).
-        model = YOLO(str(start_from) if start_from is not None else recipe.model)
-        model.add_callback("on_train_start", _threads_callback)
-        model.train(
-            data=str(data / "data.yaml") if what == "detector" else str(data),
-            epochs=epochs,
-            imgsz=imgsz or recipe.imgsz,
-            batch=batch,
-            device="cpu",
-            workers=0,
-            seed=seed,
-            deterministic=True,
-            fraction=fraction,
-            project=str(runs_dir),
-            name=name,
-            exist_ok=True,
-            save_period=1,
-            plots=False,
-            verbose=False,
-            **recipe.extra,
-        )
-    best = last if take_last else run_dir / "weights" / "best.pt"
-    if not best.exists():
-        raise TrainError(f"training ended without {best}")
+        if resume:
+            model.train(resume=True)
+        else:
+            model.train(
+                data=str(data / "data.yaml") if what == "detector" else str(data),
+                epochs=epochs,
+                imgsz=imgsz or recipe.imgsz,
+                batch=batch,
+                device="cpu",
+                workers=0,
+                seed=seed,
+                deterministic=True,
+                fraction=fraction,
+                project=str(runs_dir),
+                name=name,
+                exist_ok=True,
+                save_period=1,
+                plots=False,
+                verbose=False,
+                **recipe.extra,
+            )
+    weights = last if take_last else run_dir / "weights" / "best.pt"
+    if not weights.exists():
+        raise TrainError(f"training ended without {weights}")
     models_dir.mkdir(parents=True, exist_ok=True)
     target = models_dir / f"{what}.pt"
-    _strip(best, target)
+    _strip(weights, target)
     results = _last_metrics(run_dir)
     done = int(results.get("epoch", epochs)) if take_last else epochs
     if take_last:  # a finished run validates after its last epoch; a run cut short is validated here
