@@ -67,7 +67,7 @@ def bench_render(
 
 
 def bench_vision(
-    *, backends: tuple[str, ...] = ("torch", "onnx", "openvino"), runs: int = 20, seed: int = 5
+    *, backends: tuple[str, ...] = ("torch", "onnx", "openvino", "int8"), runs: int = 20, seed: int = 5
 ) -> dict[str, float | int | str]:
     """Milliseconds per frame of detector + identifier (and of each alone) at 1280×720 and 1920×1080, on a
     rendered mid-game table of about 40 cards, per backend; the median of ``runs`` after a warm-up."""
@@ -236,7 +236,12 @@ def bench_dashboard(*, clients: int = 200, pushes: int = 60, ingest: int = 2000)
 
 
 def bench_review(
-    *, seconds: float = 20.0, size: tuple[int, int] = (1280, 720), fps: int = 30, process_fps: float = 10.0
+    *,
+    seconds: float = 20.0,
+    size: tuple[int, int] = (1280, 720),
+    fps: int = 30,
+    process_fps: float = 10.0,
+    backend: str = "auto",
 ) -> dict[str, float | int | str]:
     """The camera chain's speed on a rendered game (held-out decks) through the committed models, warmed up on
     the video's first frame: offline review of a ``fps`` video (times real time, with the annotated video and
@@ -257,7 +262,7 @@ def bench_review(
     start = read_log(work / "game" / "events.jsonl")[0]
     assert isinstance(start, RoundStart)
     players = [(p.id, p.back) for p in start.players]
-    reader = CardReader.load()
+    reader = CardReader.load(backend=backend)
     first = next(Source.open(work / "game" / "game.mp4").frames())
     reader(first.image)  # the runtimes' first inference (compilation, thread pools) is not the review's speed
     t0 = time.perf_counter()
@@ -268,9 +273,11 @@ def bench_review(
                         process_fps=1000.0)  # fmt: skip
     return {
         "video": f"{size[0]}x{size[1]} at {fps} fps, {seconds:.0f} s",
+        "backends (detector, identifier)": f"{reader.detector.backend}, {reader.identifier.backend}",
         "review frames processed": result.processed,
         "review seconds": wall,
         "review x real time": seconds / wall,
         "live processed frames/s": stats.processed / stats.busy if stats.busy else 0.0,
+        "live processed frames/s, wall clock (video decoding included)": stats.fps,
         "live ms per frame": 1000 * stats.busy / max(1, stats.processed),
     }

@@ -47,6 +47,7 @@ def record(
     fps: float,
     detector: dict[str, Any] | None = None,
     combine: str | None = None,
+    backend: str = "auto",
 ) -> dict[str, Any]:
     """Reviews ``game`` with the models (None: the oracle's detections from truth.jsonl), keeping what was seen."""
     source = Source.open(game / "game.mp4")
@@ -59,7 +60,7 @@ def record(
     else:
         from vision.models import CardReader
 
-        reader = CardReader.load(models, **({"combine": combine} if combine else {}))
+        reader = CardReader.load(models, backend=backend, **({"combine": combine} if combine else {}))
         for k, v in (detector or {}).items():
             setattr(reader.detector, k, v)
         chain, truth, filmed = _chain(game, detect=reader.detector, identify=reader.identifier, frame_rate=rate)
@@ -120,6 +121,7 @@ def main() -> None:
     ap.add_argument("--detector-iou", type=float, help="record with this ultralytics suppression IoU")
     ap.add_argument("--same-card", type=float, help="record with this same-card distance (0: none)")
     ap.add_argument("--combine", choices=("max", "sum"), help="record with this pooling of the identifier's views")
+    ap.add_argument("--backend", default="auto", help="auto, int8, openvino, onnx or torch")
     ap.add_argument("--show", choices=("plays",), help="also list the plays misattributed, missed and extra")
     args = ap.parse_args()
     total: dict[str, float] = {}
@@ -128,7 +130,9 @@ def main() -> None:
             detector: dict[str, Any] = {} if args.detector_iou is None else {"iou": args.detector_iou}
             if args.same_card is not None:
                 detector["same_card_gap"] = args.same_card or None
-            r = record(game, None if args.oracle else args.models, args.tag, args.fps, detector, args.combine)
+            r = record(
+                game, None if args.oracle else args.models, args.tag, args.fps, detector, args.combine, args.backend
+            )
         else:
             r, _ = replay(game, args.tag)
         keep = KEEP if args.show else KEEP[:-3]

@@ -17,10 +17,12 @@ import cv2
 import numpy as np
 
 from vision.detections import BACK, Detections, card_corners, from_ultralytics, same_card
+from vision.quantize import digest, find_int8, size_name
 from vision.synth.dataset import CROP_H, CROP_W, INDEX_H, INDEX_PART_V1, INDEX_W, NOT_A_CARD, rectify
 from vision.train import MODELS, offline_ultralytics
 
 TOP_K = 5
+COMBINE = ("max", "sum")  # how a card's three views are pooled (pool_views)
 
 
 class ModelMissingError(FileNotFoundError):
@@ -42,25 +44,34 @@ def _threads(model: Any) -> None:
     torch.set_num_threads(2)
 
 
-BACKENDS = ("openvino", "onnx", "torch")
+BACKENDS = ("int8", "openvino", "onnx", "torch")
 CACHE = MODELS / ".cache"  # exports made from the committed weights on first use (git-ignored)
 
 
 def load_yolo(path: Path, task: str, imgsz: int | tuple[int, int], backend: str = "auto") -> tuple[Any, str]:
-    """The model at ``path`` on the fastest backend that works here: an OpenVINO (or ONNX Runtime) export made
-    from the weights on first use and cached by their hash and input size (``imgsz``: a side, or height and
-    width), else the PyTorch weights themselves. ``backend``: auto, openvino, onnx or torch. Returns (model,
+    """The model at ``path`` on the fastest backend that works here: the committed int8 OpenVINO export of exactly
+    these weights at this input size (``demonref quantize``), else an OpenVINO (or ONNX Runtime) export made from
+    the weights on first use and cached by their hash and input size (``imgsz``: a side, or height and width),
+    else the PyTorch weights themselves. ``backend``: auto, int8, openvino, onnx or torch. Returns (model,
     backend used)."""
     from ultralytics import YOLO
 
     if backend not in ("auto", *BACKENDS):
         raise ValueError(f"unknown backend {backend!r}; known: auto, {', '.join(BACKENDS)}")
-    order = ["openvino", "onnx"] if backend == "auto" else [backend]
+    order = ["int8", "openvino", "onnx"] if backend == "auto" else [backend]
     for name in order:
         if name == "torch":
             break
         try:
             with _quiet():
+                if name == "int8":
+                    found = find_int8(path, imgsz)
+                    if found is None:
+                        raise ModelMissingError(
+                            f"no int8 export of these weights at {size_name(imgsz)} in {path.parent / 'int8'} "
+                            f"(make one with `demonref quantize {path.stem} --data DATASET`)"
+                        )
+                    return YOLO(str(found), task=task), name
                 return YOLO(str(_export(path, name, imgsz)), task=task), name
         except Exception as exc:  # a missing runtime or a failed export: the next backend, finally PyTorch
             if backend != "auto":
@@ -85,12 +96,9 @@ def _quiet() -> Iterator[None]:
 def _export(path: Path, fmt: str, imgsz: int | tuple[int, int]) -> Path:
     """An export of ``path`` in the cache, made once per weights file (processes racing to make it are fine:
     each exports into its own folder and the first rename wins)."""
-    import hashlib
     import os
 
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
-    size = f"{imgsz[0]}x{imgsz[1]}" if isinstance(imgsz, tuple) else str(imgsz)
-    final = CACHE / f"{path.stem}-{digest}-{size}-{fmt}"
+    final = CACHE / f"{path.stem}-{digest(path)}-{size_name(imgsz)}-{fmt}"
     name = f"{path.stem}_openvino_model" if fmt == "openvino" else f"{path.stem}.onnx"
     if (final / name).exists():
         return final / name
@@ -158,7 +166,9 @@ class CardDetector:
         if self.backend == "torch":  # PyTorch letterboxes to the frame's shape by itself
             return self.model, self.imgsz
         if shape not in self._models:
-            self._models[shape] = load_yolo(self.path, "obb", shape, self.backend)[0]
+            # The int8 export is made for one shape; the others get the float export.
+            backend = "auto" if self.backend == "int8" else self.backend
+            self._models[shape] = load_yolo(self.path, "obb", shape, backend)[0]
         return self._models[shape], shape
 
     def __call__(self, image: np.ndarray) -> Detections:
@@ -190,8 +200,8 @@ class CardIdentifier:
 
     def __post_init__(self) -> None:
         _require(self.path, "identifier")
-        if self.combine not in ("sum", "max"):
-            raise ValueError(f"combine must be sum or max, got {self.combine!r}")
+        if self.combine not in COMBINE:
+            raise ValueError(f"combine must be one of {', '.join(COMBINE)}, got {self.combine!r}")
         offline_ultralytics()
         self.model, self.backend = load_yolo(self.path, "classify", self.imgsz, self.backend)
         with _quiet():  # an exported model's names come from loading its runtime

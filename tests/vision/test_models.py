@@ -4,7 +4,6 @@ reported while the other images are still read; nothing is downloaded."""
 from __future__ import annotations
 
 import json
-import socket
 from pathlib import Path
 
 import numpy as np
@@ -17,18 +16,13 @@ ROOT = Path(__file__).parents[2]
 MODELS = ROOT / "models"
 SAMPLE = ROOT / "datasets" / "sample"
 
-pytestmark = pytest.mark.skipif(
-    not (MODELS / "detector.pt").exists() or not (MODELS / "identifier.pt").exists(), reason="models not trained yet"
-)
-
-
-@pytest.fixture(autouse=True)
-def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(*args: object, **kwargs: object) -> None:
-        raise AssertionError("network access")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
+pytestmark = [
+    pytest.mark.usefixtures("no_network"),
+    pytest.mark.skipif(
+        not (MODELS / "detector.pt").exists() or not (MODELS / "identifier.pt").exists(),
+        reason="models not trained yet",
+    ),
+]
 
 
 def test_detect_json_schema_and_bad_paths(tmp_path: Path) -> None:

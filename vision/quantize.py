@@ -1,0 +1,149 @@
+"""8-bit OpenVINO exports of the card models (NNCF post-training quantization on rendered training images).
+
+An int8 export is made for one network input (the detector's 384×640, which 16:9 cameras at 720p and 1080p
+give; the identifier's 64 px crops) and committed in ``models/int8/`` with a card naming the digest of the
+weights it was made from. ``load_yolo`` uses it only while those weights are the ones in ``models/``: a
+retrained model is never paired with a stale export (it falls back to the float export until
+``demonref quantize`` is run again). Calibration images come from a dataset's ``train`` split, never from
+the splits the models are scored on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+from vision.train import MODELS, offline_ultralytics
+
+KINDS = {"detector": "obb", "identifier": "classify"}
+
+
+class QuantizeError(RuntimeError):
+    """An int8 export could not be made (the message names what was wrong)."""
+
+
+def digest(path: Path) -> str:
+    """Short content hash of a weights file: what exports and int8 cards are keyed by."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+
+def size_name(imgsz: int | tuple[int, int]) -> str:
+    return f"{imgsz[0]}x{imgsz[1]}" if isinstance(imgsz, tuple) else str(imgsz)
+
+
+def int8_paths(weights: Path, imgsz: int | tuple[int, int]) -> tuple[Path, Path]:
+    """(export folder, card) of the int8 export of ``weights`` for this input size."""
+    base = weights.parent / "int8" / f"{weights.stem}-{size_name(imgsz)}"
+    return base.parent / f"{base.name}_openvino_model", base.with_suffix(".json")
+
+
+def find_int8(weights: Path, imgsz: int | tuple[int, int]) -> Path | None:
+    """The committed int8 export of exactly these weights at this size, or None (none made, or made from other
+    weights: a model retrained since)."""
+    folder, card = int8_paths(weights, imgsz)
+    try:
+        made_from = json.loads(card.read_text(encoding="utf-8"))["weights_sha256"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not any(folder.glob("*.xml")):
+        return None
+    return folder if made_from == digest(weights) else None
+
+
+def _shape(what: str) -> int | tuple[int, int]:
+    from vision.models import network_shape
+
+    return network_shape(720, 1280, 640) if what == "detector" else 64
+
+
+def _calibration_data(what: str, data: Path) -> Path:
+    """The dataset argument ultralytics wants: a detection dataset's yaml, a classification dataset's folder."""
+    if not data.is_dir():
+        raise QuantizeError(f"--data {data}: not a folder (give one made by `demonref dataset build`)")
+    if what == "detector":
+        yaml = data / "data.yaml"
+        if not yaml.exists():
+            raise QuantizeError(f"--data {data}: no data.yaml; the detector is calibrated on a `--kind detect` build")
+        return yaml
+    if not (data / "train").is_dir() or (data / "data.yaml").exists():
+        raise QuantizeError(f"--data {data}: the identifier is calibrated on a `--kind identify` build (class folders)")
+    return data
+
+
+def quantize(what: str, data: Path, *, models_dir: Path = MODELS, images: int = 300, seed: int = 0) -> dict[str, Any]:
+    """Makes the int8 export of ``models_dir/<what>.pt``, calibrated on about ``images`` images of ``data``'s
+    train split, writes it and its card to ``models_dir/int8/`` and returns the card."""
+    if what not in KINDS:
+        raise QuantizeError(f"unknown model {what!r}; known: {', '.join(KINDS)}")
+    weights = models_dir / f"{what}.pt"
+    if not weights.exists():
+        raise QuantizeError(f"{weights} not found: train it first (`demonref train {what} --data DATASET`)")
+    source = _calibration_data(what, data)
+    train_images = _count_images(data / ("images/train" if what == "detector" else "train"))
+    if train_images == 0:
+        raise QuantizeError(f"--data {data}: its train split has no images")
+    fraction = min(1.0, images / train_images)
+    imgsz = _shape(what)
+    folder, card_path = int8_paths(weights, imgsz)
+    offline_ultralytics()
+    from ultralytics import YOLO
+
+    work = folder.parent / f".{folder.name}-{os.getpid()}"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    t0 = time.time()
+    try:
+        shutil.copy(weights, work / weights.name)
+        made = YOLO(str(work / weights.name)).export(
+            format="openvino",
+            int8=True,
+            data=str(source),
+            split="train",
+            fraction=fraction,
+            imgsz=list(imgsz) if isinstance(imgsz, tuple) else imgsz,
+            dynamic=what == "identifier",  # many crops at once; the detector takes one frame
+            batch=1,
+            seed=seed,
+            verbose=False,
+        )
+        made_dir = Path(made)
+        if not made_dir.is_dir():
+            raise QuantizeError(f"the int8 export wrote {made}, not a folder")
+        shutil.rmtree(folder, ignore_errors=True)
+        made_dir.rename(folder)
+    except QuantizeError:
+        raise
+    except Exception as exc:  # nncf missing, a failed calibration: say so rather than leave half a folder
+        raise QuantizeError(f"int8 export of {weights} failed: {type(exc).__name__}: {exc}") from exc
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    card: dict[str, Any] = {
+        "model": what,
+        "weights": weights.name,
+        "export": folder.name,
+        "weights_sha256": digest(weights),
+        "imgsz": list(imgsz) if isinstance(imgsz, tuple) else imgsz,
+        "runtime": "openvino int8 (nncf post-training quantization, ultralytics export int8=True)",
+        "calibration": {"data": _relative(data), "split": "train", "images": round(fraction * train_images)},
+        "seed": seed,
+        "wall_seconds": round(time.time() - t0, 1),
+        "command": f"demonref quantize {what} --data {_relative(data)} --images {images} --seed {seed}",
+    }
+    card_path.write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
+    return card
+
+
+def _count_images(folder: Path) -> int:
+    return sum(1 for p in folder.rglob("*") if p.suffix.lower() in (".png", ".jpg", ".jpeg")) if folder.is_dir() else 0
+
+
+def _relative(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(MODELS.parent))
+    except ValueError:
+        return str(path)
