@@ -55,6 +55,8 @@ def main() -> None:
                 "no whole view if overlapped 25%": ide.names[int(np.argmax(pool_views(p if covered < 0.25 else p[1:], "max")))],
                 "index corners when they agree": read[1] if read[1] == read[2] else ide.names[int(np.argmax(pool_views(p, "max")))],
                 "whole view squared": ide.names[int(np.argmax(pool_views(squared, "max")))],
+                "two views that agree, else max": next((r for r in read if read.count(r) >= 2),
+                                                       ide.names[int(np.argmax(pool_views(p, "max")))]),
             }  # fmt: skip
             stats[part] += 1
             for rule, label in rules.items():
