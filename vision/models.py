@@ -219,9 +219,23 @@ class CardIdentifier:
         ]
 
     def classify(self, crops: list[np.ndarray]) -> np.ndarray:
-        """Class probabilities (len(crops), classes)."""
+        """Class probabilities (len(crops), classes). Crops already at the network's size (the views are) go
+        straight to the loaded runtime as one batch: ultralytics' classify transforms leave such a crop as it is
+        but cost a PIL round trip and a ``Results`` per crop (about a quarter of the time for 120 crops)."""
         if not crops:
             return np.zeros((0, len(self.names)))
+        if not self._warm or any(c.shape[:2] != (self.imgsz, self.imgsz) or c.ndim != 3 for c in crops):
+            return self._predict(crops)
+        import torch
+
+        batch = np.ascontiguousarray(np.stack(crops)[..., ::-1].transpose(0, 3, 1, 2))  # BGR HWC -> RGB CHW
+        with torch.inference_mode():
+            out = self.model.predictor.model(torch.from_numpy(batch).float() / 255.0)
+        out = out[0] if isinstance(out, (list, tuple)) else out
+        return np.asarray(out.cpu().numpy() if hasattr(out, "cpu") else out, dtype=np.float32)
+
+    def _predict(self, crops: list[np.ndarray]) -> np.ndarray:
+        """Class probabilities through ultralytics' predictor (its transforms, any crop size)."""
         with _quiet():
             results = self.model.predict(crops, imgsz=self.imgsz, device="cpu", verbose=False)
         if not self._warm:

@@ -69,6 +69,22 @@ def test_exported_backends_read_like_the_weights() -> None:
     np.testing.assert_allclose(torch_probs.max(axis=1), fast_probs.max(axis=1), atol=0.05)
 
 
+def test_crops_at_the_network_size_read_the_same_straight_through_the_runtime() -> None:
+    """classify() hands view-sized crops to the runtime as one batch; ultralytics' predictor reads the same."""
+    import cv2
+
+    from vision.models import CardIdentifier
+
+    crops = [cv2.imread(str(p)) for p in sorted((SAMPLE / "identify" / "train").rglob("*.png"))[:12]]
+    assert all(c.shape[:2] == (64, 64) for c in crops)
+    for backend in ("torch", "auto"):
+        identifier = CardIdentifier(MODELS / "identifier.pt", backend=backend)
+        identifier.classify(crops[:1])  # the first call goes through the predictor (it sets the runtime up)
+        np.testing.assert_allclose(identifier.classify(crops), identifier._predict(crops), atol=1e-6)
+    odd = [cv2.resize(c, (48, 64)) for c in crops[:3]]  # another size: the predictor's transforms
+    assert identifier.classify(odd).shape == (3, len(identifier.names))
+
+
 def test_the_detector_export_takes_the_frame_shape_and_finds_what_the_weights_find() -> None:
     """A fixed-size export is made for the frame's letterboxed shape (384x640 for 16:9, not the square 640x640),
     and finds the cards the PyTorch weights find on a wide sample frame."""
