@@ -15,7 +15,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.detections import BACK, Detections, card_corners
+from vision.detections import BACK, Detections, cards_corners
 from vision.synth.dataset import NOT_A_CARD, rectify
 from vision.table import Seen, back_colour
 
@@ -121,6 +121,7 @@ class CardTracks:
         boxes = _Boxes(detections.conf.astype(np.float32), detections.cls.astype(np.float32), _xywhr(detections.quads))
         rows = self.tracker.update(boxes, image)
         ids = {int(r[-1]): int(r[-4]) for r in rows}  # detection index -> track id
+        corners = cards_corners(detections.quads)
         seen: list[Seen] = []
         to_read: list[tuple[int, int, bool]] = []  # (detection, track, found again after frames unseen)
         for i in range(len(detections)):
@@ -130,7 +131,7 @@ class CardTracks:
             tr = self.tracks.setdefault(tid, _Track(seen_at=self.frame))
             refound = self.frame - tr.seen_at > 1
             tr.seen_at = self.frame
-            quad = card_corners(detections.quads[i])
+            quad = corners[i]
             tr.centres.append(quad.mean(axis=0))
             given = detections.labels and detections.topk and detections.topk[i]
             if detections.labels and detections.cls[i] != BACK and self.identifier is None:
@@ -177,7 +178,7 @@ class CardTracks:
             card, conf, cands = (None, float(detections.conf[i]), ()) if back else tr.best()
             if card == NOT_A_CARD:
                 continue  # the identifier sees no card face here: the detector slipped
-            quad = card_corners(detections.quads[i])
+            quad = corners[i]
             size = float(np.linalg.norm(quad[2] - quad[0]))
             pts = np.array(tr.centres)
             static = len(pts) >= 2 and float(np.linalg.norm(pts - pts[-1], axis=1).max()) < STATIC_SHARE * size

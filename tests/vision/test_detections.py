@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from demonref.cli import app
-from vision.detections import BACK, FACE, Detections, card_corners, polygon_iou, same_card
+from vision.detections import BACK, FACE, Detections, card_corners, cards_corners, polygon_iou, same_card
 from vision.models import ModelMissingError, read_image
 
 
@@ -35,6 +35,14 @@ def test_card_corners_put_the_short_side_on_top(turns: int) -> None:
     ordered = card_corners(np.roll(q, turns, axis=0))
     assert np.linalg.norm(ordered[1] - ordered[0]) == pytest.approx(w)
     assert np.linalg.norm(ordered[2] - ordered[1]) == pytest.approx(h)
+
+
+def test_a_frames_quads_are_ordered_at_once_as_one_by_one() -> None:
+    rng = np.random.default_rng(3)
+    quads = np.stack([np.roll(_card(*rng.uniform(0, 1280, 2), angle=rng.uniform(0, 7)), int(rng.integers(4)), axis=0)
+                      + rng.normal(0, 1, (4, 2)) for _ in range(200)])  # fmt: skip
+    np.testing.assert_array_equal(cards_corners(quads), np.stack([card_corners(q) for q in quads]))
+    assert cards_corners(np.zeros((0, 4, 2))).shape == (0, 4, 2)
 
 
 def _card(x: float, y: float, angle: float = 0.3, w: float = 63, h: float = 88) -> np.ndarray:
