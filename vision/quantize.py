@@ -18,9 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from vision.train import MODELS, offline_ultralytics
-
-KINDS = {"detector": "obb", "identifier": "classify"}
+from vision.train import MODELS, RECIPES, ROOT, offline_ultralytics
 
 
 class QuantizeError(RuntimeError):
@@ -56,35 +54,37 @@ def find_int8(weights: Path, imgsz: int | tuple[int, int]) -> Path | None:
 
 
 def _shape(what: str) -> int | tuple[int, int]:
-    from vision.models import network_shape
+    """The network input the model runs at: the detector's for a 16:9 frame, the identifier's crop side."""
+    from vision.models import CardDetector, CardIdentifier, network_shape
 
-    return network_shape(720, 1280, 640) if what == "detector" else 64
+    return network_shape(720, 1280, CardDetector.imgsz) if what == "detector" else CardIdentifier.imgsz
 
 
-def _calibration_data(what: str, data: Path) -> Path:
-    """The dataset argument ultralytics wants: a detection dataset's yaml, a classification dataset's folder."""
+def _calibration_data(what: str, data: Path) -> tuple[Path, Path]:
+    """(the dataset argument ultralytics wants, the train split's folder): a detection dataset's yaml, a
+    classification dataset's folder."""
     if not data.is_dir():
         raise QuantizeError(f"--data {data}: not a folder (give one made by `demonref dataset build`)")
     if what == "detector":
         yaml = data / "data.yaml"
         if not yaml.exists():
             raise QuantizeError(f"--data {data}: no data.yaml; the detector is calibrated on a `--kind detect` build")
-        return yaml
+        return yaml, data / "images" / "train"
     if not (data / "train").is_dir() or (data / "data.yaml").exists():
         raise QuantizeError(f"--data {data}: the identifier is calibrated on a `--kind identify` build (class folders)")
-    return data
+    return data, data / "train"
 
 
 def quantize(what: str, data: Path, *, models_dir: Path = MODELS, images: int = 300, seed: int = 0) -> dict[str, Any]:
     """Makes the int8 export of ``models_dir/<what>.pt``, calibrated on about ``images`` images of ``data``'s
     train split, writes it and its card to ``models_dir/int8/`` and returns the card."""
-    if what not in KINDS:
-        raise QuantizeError(f"unknown model {what!r}; known: {', '.join(KINDS)}")
+    if what not in RECIPES:
+        raise QuantizeError(f"unknown model {what!r}; known: {', '.join(RECIPES)}")
     weights = models_dir / f"{what}.pt"
     if not weights.exists():
         raise QuantizeError(f"{weights} not found: train it first (`demonref train {what} --data DATASET`)")
-    source = _calibration_data(what, data)
-    train_images = _count_images(data / ("images/train" if what == "detector" else "train"))
+    source, train_split = _calibration_data(what, data)
+    train_images = _count_images(train_split)
     if train_images == 0:
         raise QuantizeError(f"--data {data}: its train split has no images")
     fraction = min(1.0, images / train_images)
@@ -122,6 +122,7 @@ def quantize(what: str, data: Path, *, models_dir: Path = MODELS, images: int = 
         raise QuantizeError(f"int8 export of {weights} failed: {type(exc).__name__}: {exc}") from exc
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    named = str(data.relative_to(ROOT) if data.is_relative_to(ROOT) else data)  # as training cards name data
     card: dict[str, Any] = {
         "model": what,
         "weights": weights.name,
@@ -129,10 +130,10 @@ def quantize(what: str, data: Path, *, models_dir: Path = MODELS, images: int = 
         "weights_sha256": digest(weights),
         "imgsz": list(imgsz) if isinstance(imgsz, tuple) else imgsz,
         "runtime": "openvino int8 (nncf post-training quantization, ultralytics export int8=True)",
-        "calibration": {"data": _relative(data), "split": "train", "images": round(fraction * train_images)},
+        "calibration": {"data": named, "split": "train", "images": round(fraction * train_images)},
         "seed": seed,
         "wall_seconds": round(time.time() - t0, 1),
-        "command": f"demonref quantize {what} --data {_relative(data)} --images {images} --seed {seed}",
+        "command": f"demonref quantize {what} --data {named} --images {images} --seed {seed}",
     }
     card_path.write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
     return card
@@ -140,10 +141,3 @@ def quantize(what: str, data: Path, *, models_dir: Path = MODELS, images: int = 
 
 def _count_images(folder: Path) -> int:
     return sum(1 for p in folder.rglob("*") if p.suffix.lower() in (".png", ".jpg", ".jpeg")) if folder.is_dir() else 0
-
-
-def _relative(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(MODELS.parent))
-    except ValueError:
-        return str(path)
