@@ -242,11 +242,12 @@ def demo(
     pace: Annotated[
         bool, typer.Option(help="Play at the video's own speed, skipping frames a slow machine cannot keep up with.")
     ] = True,
+    fps: Annotated[float, typer.Option(min=1.0, help="At most this many frames per second are processed.")] = 15.0,
 ) -> None:
     """The bundled rendered game through the real card models, refereed live in the dashboard at
     http://127.0.0.1:PORT (--simulated: a simulated round's feed and tally in the terminal)."""
     if not simulated:
-        _camera_demo(video, port, models, keep_serving, seconds, pace)
+        _camera_demo(video, port, models, keep_serving, seconds, pace, fps)
         return
     r = build_rules(rules, None)
     result = simulate(players=players, seed=seed, rules=r, inject=("wrong-suit", "late-play"))
@@ -268,7 +269,9 @@ def demo(
     console.print(feed.tally_table(final))
 
 
-def _camera_demo(video: Path, port: int, models: Path, keep_serving: bool, seconds: float | None, pace: bool) -> None:
+def _camera_demo(
+    video: Path, port: int, models: Path, keep_serving: bool, seconds: float | None, pace: bool, fps: float
+) -> None:
     """Serves the dashboard, then plays ``video`` through the chain as a rig would (HTTP ingest, outbox)."""
     import json as _json
     import tempfile
@@ -314,6 +317,7 @@ def _camera_demo(video: Path, port: int, models: Path, keep_serving: bool, secon
     outbox = Outbox(work / "rig", http_poster(url, "demo", token))
     pictures = PictureSender(url, "demo", token)
     _, stats = run_live(source, work / "round", players=players, reader=reader, outbox=outbox, pictures=pictures, pace=pace, max_seconds=seconds,
+                        process_fps=fps,
                         on_event=lambda e: console.print(f"{e.t:7.1f}s  {dumps(e)}", highlight=False, soft_wrap=True))  # fmt: skip
     console.print(f"round over: {stats.processed} frames processed ({stats.fps:.1f}/s); the tally is on the page.")
     _note_falling_behind(stats)
@@ -384,7 +388,7 @@ def bench_review(
     seconds: Annotated[float, typer.Option(min=1, help="Seconds of rendered game.")] = 20.0,
     size: Annotated[str, typer.Option()] = "1280x720",
     fps: Annotated[int, typer.Option(min=15, max=30, help="The video's frame rate.")] = 30,
-    process_fps: Annotated[float, typer.Option(help="Frames per second the review processes.")] = 10.0,
+    process_fps: Annotated[float, typer.Option(min=1.0, help="Frames per second the review processes.")] = 10.0,
     backend: Annotated[str, typer.Option(help="auto, int8, openvino, onnx or torch.")] = "auto",
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
@@ -592,7 +596,7 @@ def evaluate_e2e(
     seed: Annotated[int, typer.Option()] = 100,
     players: Annotated[int, typer.Option(min=2, max=8)] = 4,
     seconds: Annotated[float | None, typer.Option(help="Film only the first SECONDS of each round.")] = None,
-    fps: Annotated[float, typer.Option(help="Frames per second the chain processes.")] = 15.0,
+    fps: Annotated[float, typer.Option(min=1.0, help="Frames per second the chain processes.")] = 15.0,
     models: Annotated[Path, typer.Option(help="Folder with detector.pt and identifier.pt.")] = Path("models"),
 ) -> None:
     """Renders games (every other one with injected illegal plays), reviews them through the camera chain and
@@ -661,7 +665,7 @@ def review_cmd(
     calibration: Annotated[Path | None, typer.Option(help="A table.json from `demonref calibrate`.")] = None,
     rules: PresetOpt = "racing-demon",
     option: OptionOpt = None,
-    fps: Annotated[float, typer.Option(help="Frames per second to process.")] = 10.0,
+    fps: Annotated[float, typer.Option(min=1.0, help="Frames per second to process.")] = 10.0,
     models: Annotated[Path, typer.Option(help="Folder with detector.pt and identifier.pt.")] = Path("models"),
     oracle: Annotated[
         Path | None, typer.Option(help="A rendered game's truth.jsonl: read cards from it instead of the models.")
@@ -719,7 +723,7 @@ def live_cmd(
     token: Annotated[
         str | None, typer.Option(envvar="DEMONREF_RIG_TOKEN", help="The table's rig token (or DEMONREF_RIG_TOKEN).")
     ] = None,
-    fps: Annotated[float, typer.Option(help="At most this many frames per second are processed.")] = 15.0,
+    fps: Annotated[float, typer.Option(min=1.0, help="At most this many frames per second are processed.")] = 15.0,
     models: Annotated[Path, typer.Option(help="Folder with detector.pt and identifier.pt.")] = Path("models"),
 ) -> None:
     """Referees a round live from a camera; events go to disk first, then to the dashboard (resent after a

@@ -78,6 +78,13 @@ def test_missing_file_and_bad_options(tmp_path: Path) -> None:
     assert code == 2 and "cannot inject" in stderr
     code, _, stderr = run("match", "--handicap", "fair")
     assert code == 2 and "unknown handicap 'fair'" in stderr
+    for command in (
+        ["review", str(tmp_path / "game.mp4"), "--out", str(tmp_path / "r")],
+        ["live", "--out", str(tmp_path / "l")],
+        ["demo"],
+    ):
+        code, _, stderr = run(*command, "--fps", "0")  # refused before any camera, model or video is opened
+        assert code == 2 and "--fps" in stderr
 
 
 def test_match_prints_round_by_round() -> None:
