@@ -19,7 +19,8 @@ demo: $(CORE)
 	$(BIN)/demonref demo
 
 lint: $(CORE)
-	$(BIN)/ruff check referee demonref vision dashboard tests
+	$(BIN)/ruff check referee demonref vision dashboard tests scripts
+	$(BIN)/ruff format --check referee demonref vision dashboard tests scripts
 	$(BIN)/mypy referee
 
 unit: $(CORE) browser

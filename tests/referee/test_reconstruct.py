@@ -832,7 +832,9 @@ def test_a_card_two_areas_might_have_shown_or_whose_reading_was_itself_put_down_
 
     maybe = (("waste", (C("2H"),)),)
     two = [
-        view(0, (pile("h", "AH"),), replace(pv("b", waste="5D"), maybe=maybe), replace(pv("c", waste="3H"), maybe=maybe)),
+        view(
+            0, (pile("h", "AH"),), replace(pv("b", waste="5D"), maybe=maybe), replace(pv("c", waste="3H"), maybe=maybe)
+        ),
         view(1, (pile("h", "2H"),), pv("b", waste="7C"), pv("c", waste="8S")),
     ]
     assert summary(reconstruct(two)) == [("play", None, "2H", "h", None, False)]
