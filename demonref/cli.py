@@ -80,6 +80,7 @@ PresetOpt = Annotated[str, typer.Option("--rules", help=f"Rule preset: {', '.joi
 OptionOpt = Annotated[
     list[str] | None, typer.Option("--option", "-o", help="Rule option override, e.g. -o demon_size=11 -o refill=any.")
 ]
+LiveFpsOpt = Annotated[float, typer.Option(min=1.0, help="At most this many frames per second are processed.")]
 
 
 def _read_events(path: Path) -> tuple[list, dict[int, int]]:  # type: ignore[type-arg]
@@ -242,7 +243,7 @@ def demo(
     pace: Annotated[
         bool, typer.Option(help="Play at the video's own speed, skipping frames a slow machine cannot keep up with.")
     ] = True,
-    fps: Annotated[float, typer.Option(min=1.0, help="At most this many frames per second are processed.")] = 15.0,
+    fps: LiveFpsOpt = 15.0,
 ) -> None:
     """The bundled rendered game through the real card models, refereed live in the dashboard at
     http://127.0.0.1:PORT (--simulated: a simulated round's feed and tally in the terminal)."""
@@ -723,7 +724,7 @@ def live_cmd(
     token: Annotated[
         str | None, typer.Option(envvar="DEMONREF_RIG_TOKEN", help="The table's rig token (or DEMONREF_RIG_TOKEN).")
     ] = None,
-    fps: Annotated[float, typer.Option(min=1.0, help="At most this many frames per second are processed.")] = 15.0,
+    fps: LiveFpsOpt = 15.0,
     models: Annotated[Path, typer.Option(help="Folder with detector.pt and identifier.pt.")] = Path("models"),
 ) -> None:
     """Referees a round live from a camera; events go to disk first, then to the dashboard (resent after a
