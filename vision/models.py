@@ -16,7 +16,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.detections import BACK, Detections, card_corners, from_ultralytics, same_card
+from vision.detections import BACK, Detections, card_corners, cards_corners, from_ultralytics, same_card
 from vision.quantize import digest, find_int8, size_name
 from vision.synth.dataset import CROP_H, CROP_W, INDEX_H, INDEX_PART_V1, INDEX_W, NOT_A_CARD, rectify
 from vision.train import MODELS, offline_ultralytics
@@ -210,7 +210,10 @@ class CardIdentifier:
         self._warm = False
 
     def views(self, image: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
-        q = card_corners(quad)
+        return self._views(image, card_corners(quad))
+
+    def _views(self, image: np.ndarray, q: np.ndarray) -> list[np.ndarray]:
+        """The three crops of a quad already in ``card_corners`` order."""
         turned = np.roll(q, 2, axis=0)  # the same card turned half a turn: the other index corner
         return [
             rectify(image, q, (CROP_W, CROP_H)),
@@ -245,7 +248,8 @@ class CardIdentifier:
 
     def __call__(self, image: np.ndarray, detections: Detections) -> Detections:
         faces = [i for i in range(len(detections)) if detections.cls[i] != BACK]
-        crops = [v for i in faces for v in self.views(image, detections.quads[i])]
+        corners = cards_corners(detections.quads[faces]) if faces else []
+        crops = [v for q in corners for v in self._views(image, q)]
         probs = self.classify(crops).reshape(len(faces), 3, -1) if faces else np.zeros((0, 3, len(self.names)))
         labels = ["back"] * len(detections)
         topk: list[tuple[tuple[str, float], ...]] = [()] * len(detections)
