@@ -262,7 +262,7 @@ def bench_review(
     start = read_log(work / "game" / "events.jsonl")[0]
     assert isinstance(start, RoundStart)
     players = [(p.id, p.back) for p in start.players]
-    reader = CardReader.load(backend=backend)
+    reader = CardReader.load(backend=backend, watch=True)
     first = next(Source.open(work / "game" / "game.mp4").frames())
     reader(first.image)  # the runtimes' first inference (compilation, thread pools) is not the review's speed
     t0 = time.perf_counter()

@@ -288,7 +288,7 @@ def _camera_demo(
     from vision.models import CardReader, ModelMissingError
 
     try:
-        reader = CardReader.load(models)
+        reader = CardReader.load(models, watch=True)
         source = Source.open(video)
     except (ModelMissingError, CaptureError) as exc:
         fail(str(exc))
@@ -610,7 +610,7 @@ def evaluate_e2e(
         from vision.models import CardReader, ModelMissingError
 
         try:
-            reader = CardReader.load(models)
+            reader = CardReader.load(models, watch=True)
         except ModelMissingError as exc:
             fail(str(exc))
     results = []
@@ -690,7 +690,7 @@ def review_cmd(
         from vision.models import CardReader, ModelMissingError
 
         try:
-            reader = CardReader.load(models)
+            reader = CardReader.load(models, watch=True)
         except ModelMissingError as exc:
             fail(str(exc))
     with _progress("reviewing") as bar:
@@ -740,7 +740,7 @@ def live_cmd(
     try:
         roster = parse_players(players)
         cal = Calibration.load(calibration) if calibration else None
-        reader = CardReader.load(models)
+        reader = CardReader.load(models, watch=True)
         src = Source.open(source)
     except (ReviewError, CalibrationError, ModelMissingError, CaptureError) as exc:
         fail(str(exc))

@@ -60,7 +60,7 @@ def record(
     else:
         from vision.models import CardReader
 
-        reader = CardReader.load(models, backend=backend, **({"combine": combine} if combine else {}))
+        reader = CardReader.load(models, backend=backend, watch=True, **({"combine": combine} if combine else {}))
         for k, v in (detector or {}).items():
             setattr(reader.detector, k, v)
         chain, truth, filmed = _chain(game, detect=reader.detector, identify=reader.identifier, frame_rate=rate)
@@ -118,7 +118,7 @@ def main() -> None:
     ap.add_argument("--oracle", action="store_true", help="record the oracle's readings (truth.jsonl), not the models'")
     ap.add_argument("--tag", default="models", help="names the recording: GAME/cache-TAG.pkl")
     ap.add_argument("--fps", type=float, default=15.0)
-    ap.add_argument("--detector-iou", type=float, help="record with this ultralytics suppression IoU")
+    ap.add_argument("--detector-iou", type=float, help="record with this suppression IoU (default: WATCHING)")
     ap.add_argument("--same-card", type=float, help="record with this same-card distance (0: none)")
     ap.add_argument("--combine", choices=("max", "sum"), help="record with this pooling of the identifier's views")
     ap.add_argument("--backend", default="auto", help="auto, int8, openvino, onnx or torch")

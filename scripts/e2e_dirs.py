@@ -23,7 +23,7 @@ def main() -> None:
     if args.models is not None:
         from vision.models import CardReader
 
-        reader = CardReader.load(args.models, combine=args.combine)
+        reader = CardReader.load(args.models, combine=args.combine, watch=True)
     for game in args.games:
         r = evaluate_game(game, reader=reader, process_fps=args.fps)
         keep = ("plays", "recall", "precision", "attribution", "scores_exact", "player_rounds", "flags_found",

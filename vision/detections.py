@@ -118,15 +118,19 @@ def same_card(dets: Detections, *, across: float, along: float) -> Detections:
     centres = corners.mean(axis=1)
     u = corners[:, 1] - corners[:, 0]  # across the card, its width long
     v = corners[:, 3] - corners[:, 0]  # along the card, its height long
+    d = centres[:, None] - centres[None]  # d[j, k]: from box k's centre to box j's
+    # covers[j, k]: box j lies on box k's card (measured along k's sides) and is of its class
+    covers = (
+        (np.abs(np.einsum("jkc,kc->jk", d, u)) < across * (u**2).sum(axis=1))
+        & (np.abs(np.einsum("jkc,kc->jk", d, v)) < along * (v**2).sum(axis=1))
+        & (dets.cls[:, None] == dets.cls[None])
+    )
     kept: list[int] = []
-    for i in np.argsort(-dets.conf, kind="stable"):
-        k = np.array(kept, int)
-        d = centres[i] - centres[k]
-        near = (np.abs((d * u[k]).sum(axis=1)) < across * (u[k] ** 2).sum(axis=1)) & (
-            np.abs((d * v[k]).sum(axis=1)) < along * (v[k] ** 2).sum(axis=1)
-        )
-        if not np.any(near & (dets.cls[k] == dets.cls[i])):
-            kept.append(int(i))
+    dropped = np.zeros(len(dets), bool)
+    for k in np.argsort(-dets.conf, kind="stable"):
+        if not dropped[k]:
+            kept.append(int(k))
+            dropped |= covers[:, k]
     return dets[np.array(sorted(kept), int)]
 
 

@@ -26,6 +26,9 @@ from vision.synth.faces import BACK_COLOURS
 
 LADDER_REACH_MM = 14 * 21.0  # how far a ladder can grow towards its player
 PILE_RADIUS_MM = 0.6 * CARD_MM[1]  # cards closer than this to a pile's centre belong to that pile
+# In the middle, faces closer than this to a surer reading show the same place: the detector, keeping every card of a
+# ladder (models.WATCHING), also keeps a loose box on a foundation, and a pile's top is its highest card read.
+PLACE_MM = 0.5 * CARD_MM[0]
 SECOND_KING_SECONDS = 3.0  # a second copy of a completing King lands this soon after the pile is carried off
 COVER_MM = 30.0  # a card newly lying this close to where one vanished was put on it (it was not lifted)
 ROW_GAP_MM = 2.5 * CARD_MM[0]  # slots of a dealt row lie closer together than this
@@ -442,7 +445,7 @@ class TableModel:
             for c in [c for c, t0 in buried.items() if c in shown or t - t0 > BURIED_SECONDS]:
                 del buried[c]
             players.append(replace(pv, buried=tuple(sorted((Card.parse(c) for c in buried), key=str))))
-        foundations = self._piles(t, frame, middle)
+        foundations = self._piles(t, frame, _one_per_place(middle))
         return TableView(t, frame, foundations, tuple(players))
 
     def _arrived(self, seen: Seen, xy: np.ndarray) -> bool:
@@ -565,6 +568,16 @@ def _buried(pile: _Pile, card: Card | None) -> bool:
     again when an illegal card is taken back): the top is hidden and an older card of the pile shows."""
     top = pile.top
     return card is not None and top is not None and card.rank < top.rank and card != pile.below and card in pile.history
+
+
+def _one_per_place(items: list[tuple[Seen, np.ndarray]]) -> list[tuple[Seen, np.ndarray]]:
+    """The surest reading of each place (``PLACE_MM``) among the middle's faces (of equally sure ones the highest:
+    a pile builds up), and any other copy of that card there (a conflict's second copy)."""
+    kept: list[tuple[Seen, np.ndarray]] = []
+    for item in sorted(items, key=lambda it: (-it[0].conf, -_rank(it[0].card))):
+        if all(k[0].card == item[0].card or float(np.linalg.norm(item[1] - k[1])) >= PLACE_MM for k in kept):
+            kept.append(item)
+    return kept
 
 
 def _uppermost(seat: Seat, items: list[tuple[Seen, np.ndarray]] | None, along: np.ndarray) -> Seen | None:

@@ -107,6 +107,29 @@ def test_the_detector_export_takes_the_frame_shape_and_finds_what_the_weights_fi
     assert len(_match(found, list(weights.quads), 0.7)) >= 0.9 * len(weights)  # cards near the threshold may differ
 
 
+def test_a_reader_watching_a_table_keeps_the_boxes_a_still_photo_suppresses() -> None:
+    """Review and live keep every card of a ladder or fan (``WATCHING``): at least the boxes a still photo keeps,
+    and never two boxes of one card (centres within the same-card distance)."""
+    import cv2
+
+    from vision.detections import cards_corners
+    from vision.models import WATCHING, CardReader
+
+    frame = cv2.imread(str(sorted((SAMPLE / "detect" / "images").rglob("*.jpg"))[0]))
+    still, watching = CardReader.load(MODELS), CardReader.load(MODELS, watch=True)
+    assert (watching.detector.iou, watching.detector.same_card_gap) == (WATCHING["iou"], WATCHING["same_card_gap"])
+    assert (still.detector.iou, still.detector.same_card_gap) == (0.7, None)
+    few, many = still.detector(frame), watching.detector(frame)
+    assert len(many) >= len(few) >= 3
+    q = cards_corners(many.quads)
+    for i in range(len(many)):
+        for j in range(i):
+            d, u, v = q[i].mean(0) - q[j].mean(0), q[j][1] - q[j][0], q[j][3] - q[j][0]
+            gap = WATCHING["same_card_gap"]
+            close = abs(d @ u) < gap * (u @ u) and abs(d @ v) < gap * (v @ v)
+            assert not (close and many.cls[i] == many.cls[j])
+
+
 def test_views_are_pooled_by_their_product_unless_asked_for_the_most_confident() -> None:
     from vision.models import pool_views
 

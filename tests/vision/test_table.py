@@ -230,6 +230,24 @@ def test_a_foundation_card_read_unsurely_leaves_the_pile_as_it_was() -> None:
     assert [str(p.top) for p in fresh] == ["AS", "None"]  # a new pile whose card reads unsurely shows no top
 
 
+def test_a_loose_box_on_a_pile_read_as_a_higher_card_does_not_become_its_top() -> None:
+    """The chain's detector keeps every box of a stack, so a foundation can carry a second, looser box that reads
+    another card: the surer reading of a place is its card. A card that lands there reads surely and takes over, and
+    two copies of one card there (a conflict) are both kept."""
+    model = two_players()
+    model.view(0.0, 1, [card_at(450, 500, "4C")])
+    loose = replace(card_at(458, 506, "6C"), conf=0.6, candidates=(("6C", 0.6), ("4C", 0.3)))
+    assert [str(p.top) for p in model.view(1.0, 2, [card_at(450, 500, "4C"), loose]).foundations] == ["4C"]
+    landed = replace(card_at(455, 503, "5C"), conf=0.99)
+    assert [str(p.top) for p in model.view(2.0, 3, [card_at(450, 500, "4C"), landed]).foundations] == ["5C"]
+    first, second = replace(card_at(456, 500, "6C"), track=7), replace(card_at(450, 506, "6C"), track=8)
+    (pile,) = model.view(3.0, 4, [card_at(450, 500, "5C"), first, second]).foundations
+    assert str(pile.top) == "6C"
+    model._origin.update({7: ("p1", "6C", None), 8: ("p2", "6C", None)})  # each copy came from its own area
+    (pile,) = model.view(4.0, 5, [first, second]).foundations
+    assert pile.doubles  # the second copy is still seen there
+
+
 def test_a_king_misread_on_a_pile_that_never_showed_its_queen_does_not_complete_it() -> None:
     model = two_players()
     ids = {p.id for p in model.view(0.0, 1, [card_at(450, 500, "9H")]).foundations}

@@ -117,15 +117,11 @@ def rectify(
     frame: np.ndarray, quad: np.ndarray, size: tuple[int, int], part: tuple[float, float, float, float] = (0, 0, 1, 1)
 ) -> np.ndarray:
     """The region ``part`` (x0, y0, x1, y1 as fractions of the card) of the card at ``quad``, straightened."""
-    tl, tr, br, bl = quad.astype(np.float64)
-
-    def at(u: float, v: float) -> np.ndarray:
-        top = tl + (tr - tl) * u
-        bottom = bl + (br - bl) * u
-        return top + (bottom - top) * v
-
+    tl, tr, br, bl = np.asarray(quad, np.float64)
     x0, y0, x1, y1 = part
-    src = np.array([at(x0, y0), at(x1, y0), at(x1, y1), at(x0, y1)], np.float32)
+    u, v = np.array([[x0], [x1], [x1], [x0]]), np.array([[y0], [y0], [y1], [y1]])
+    top, bottom = tl + (tr - tl) * u, bl + (br - bl) * u  # the part's corners, bilinear in the card's quad
+    src = (top + (bottom - top) * v).astype(np.float32)
     w, h = size
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     return cv2.warpPerspective(frame, cv2.getPerspectiveTransform(src, dst), (w, h), flags=cv2.INTER_AREA)
