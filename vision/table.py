@@ -321,6 +321,7 @@ class TableModel:
         self._lifted: dict[str, dict[str, float]] = {}  # card -> area it was carried from -> when last seen moving
         # track -> (card, player, where in table mm, column) of faces lying in a player's area
         self._resting: dict[int, tuple[str, str, np.ndarray, str]] = {}
+        self._exposed: set[int] = set()  # tracks of the cards on top of their column last time (the playable ones)
         self._buried: dict[str, dict[str, float]] = {}  # player -> card covered there (not taken) -> when
 
     def assign(self, xy: np.ndarray) -> tuple[str | None, str | None]:
@@ -396,7 +397,9 @@ class TableModel:
                 (still is not None and still[1] == pid and (still[0], pid) not in lay_before) or bool(newly)
             )
             if not covered:  # its track gone, or following something else now
-                if column != "waste" or wastes[pid] < 2 or kept[pid] > 0:
+                # Only a card on top of its column can be picked up: one seen lying under another (in a ladder, a
+                # fan) that goes unseen was missed or hidden, not taken.
+                if track in self._exposed and (column != "waste" or wastes[pid] < 2 or kept[pid] > 0):
                     self._lifted.setdefault(card, {})[pid] = t
             elif dealt[pid] >= 2 or any(self._arrived(f, f_xy) for f, f_xy in newly):
                 self._buried.setdefault(pid, {})[card] = t
@@ -414,6 +417,7 @@ class TableModel:
             if len(movers) == 1:
                 self._origin[track] = (movers[0], card, self._origin[track][2])
         players = []
+        self._exposed = set()
         for seat in cal.seats:
             cols = columns[seat.player]
             down = np.array([0.0, 1.0])
@@ -425,6 +429,7 @@ class TableModel:
                 self._last_columns[seat.player] = now
             ways = {"demon": down, "waste": fan} | {f"line:{i + 1}": down for i in range(len(seat.line))}
             uppermost = {c: _uppermost(seat, cols.get(c), way) for c, way in ways.items()}
+            self._exposed.update(s.track for s in uppermost.values() if s is not None)
             pv = PlayerView(
                 seat.player,
                 demon_top=_card_of(uppermost["demon"]),

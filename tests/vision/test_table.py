@@ -328,6 +328,22 @@ def test_a_card_seen_lying_under_another_in_a_line_is_reported_buried() -> None:
     assert view.player("blue").buried == ()  # type: ignore[union-attr]
 
 
+def test_a_covered_copy_that_goes_unseen_was_not_lifted() -> None:
+    """Red's 2H lies under a 3C in their line (the chain's detector keeps such boxes, and misses them now and
+    then). In the frame blue lifts their 2H, red's covered one goes unseen too: only a card on top of its column
+    can be picked up, so the 2H that lands is blue's, not one of two candidates."""
+    model, rest, ace, blue_two, red_two = both_with_2h()
+    x, y = red_two.centre()
+    red = next(s for s in model.calibration.seats if s.player == "red")
+    toward = np.asarray(red.down) * 21
+    on_it = tracked(card_at(x + toward[0], y + toward[1], "3C"), 77)
+    model.view(0.1, 2, [*rest, blue_two, red_two, on_it, ace])
+    model.view(0.2, 3, [*rest, blue_two, red_two, on_it, ace])
+    model.view(0.3, 4, [*rest, on_it, ace])
+    view = model.view(0.4, 5, [*rest, on_it, tracked(card_at(502, 498, "2H"), 99)])
+    assert view.foundations[0].origin == "blue"
+
+
 def test_a_players_view_carries_the_other_identities_the_reader_gave_each_card_a_chance_of() -> None:
     from dataclasses import replace
 
