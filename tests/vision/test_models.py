@@ -112,7 +112,7 @@ def test_a_reader_watching_a_table_keeps_the_boxes_a_still_photo_suppresses() ->
     and never two boxes of one card (centres within the same-card distance)."""
     import cv2
 
-    from vision.detections import cards_corners
+    from vision.detections import same_card
     from vision.models import WATCHING, CardReader
 
     frame = cv2.imread(str(sorted((SAMPLE / "detect" / "images").rglob("*.jpg"))[0]))
@@ -121,13 +121,8 @@ def test_a_reader_watching_a_table_keeps_the_boxes_a_still_photo_suppresses() ->
     assert (still.detector.iou, still.detector.same_card_gap) == (0.7, None)
     few, many = still.detector(frame), watching.detector(frame)
     assert len(many) >= len(few) >= 3
-    q = cards_corners(many.quads)
-    for i in range(len(many)):
-        for j in range(i):
-            d, u, v = q[i].mean(0) - q[j].mean(0), q[j][1] - q[j][0], q[j][3] - q[j][0]
-            gap = WATCHING["same_card_gap"]
-            close = abs(d @ u) < gap * (u @ u) and abs(d @ v) < gap * (v @ v)
-            assert not (close and many.cls[i] == many.cls[j])
+    gap = WATCHING["same_card_gap"]
+    assert len(same_card(many, across=gap, along=gap)) == len(many)  # nothing left to drop
 
 
 def test_views_are_pooled_by_their_product_unless_asked_for_the_most_confident() -> None:
