@@ -141,7 +141,7 @@ def network_shape(height: int, width: int, imgsz: int, stride: int = 32) -> tupl
 # all suits the table model, which takes a column's uppermost card and one reading per place in the middle. On
 # thirteen recorded held-out games (docs/vision.md "Suppression"): fully visible faces read right 0.882 -> 0.924 in
 # lines and 0.837 -> 0.878 in wastes; plays credited right 596 -> 604 of 696; about a tenth slower.
-WATCHING = {"iou": 0.95, "same_card_gap": 0.14}
+WATCHING: dict[str, Any] = {"iou": 0.95, "same_card_gap": 0.14}  # CardDetector fields
 
 
 @dataclass
@@ -301,7 +301,7 @@ class CardReader:
     def load(models: Path = MODELS, backend: str = "auto", combine: str = "max", *, watch: bool = False) -> CardReader:
         """The committed models; ``watch``: suppression for watching a table (``WATCHING``), not still photos."""
         return CardReader(
-            CardDetector(models / "detector.pt", backend=backend, **(WATCHING if watch else {})),  # type: ignore[arg-type]
+            CardDetector(models / "detector.pt", backend=backend, **(WATCHING if watch else {})),
             CardIdentifier(models / "identifier.pt", backend=backend, combine=combine),
         )
 
