@@ -215,11 +215,16 @@ def _stock_cost(lx: float, ly: float, lo: float, hi: float) -> float:
 
 def seat_of_back(seats: Sequence[Seat], xy: np.ndarray) -> str | None:
     """The player whose stock a back at ``xy`` (table mm) may be: the seat whose row it lies in line with,
-    nearest (None: in line with no seat's row)."""
+    nearest, on the stock's side of the demon (None: in line with no seat's row there). The stock lies beyond
+    the end of the row away from the demon, so a back beyond the demon's end is no stock (s12/game00: a checkered
+    cloth read as a back just past p2's demon, seen from the first frame, named p2's seat by the cloth's colour
+    before p2's blue stock was seen at all)."""
     best = min(
-        ((_stock_cost(*(float(v) for v in seat.local(xy)[0]), *seat.span), seat.player) for seat in seats),
+        ((_stock_cost(lx, ly, *seat.span), seat.player) for seat in seats
+         for lx, ly in [(float(v) for v in seat.local(xy)[0])]
+         if (lx - seat.demon) * (1.0 if seat.waste > seat.demon else -1.0) > 0.5 * CARD_MM[0]),
         default=(1e6, None),
-    )
+    )  # fmt: skip
     return best[1] if best[0] < 1e6 else None
 
 

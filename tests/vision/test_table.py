@@ -9,9 +9,9 @@ from dataclasses import replace
 import numpy as np
 
 from referee.cards import Card
-from vision.calibrate import Calibration
+from vision.calibrate import Calibration, Seat
 from vision.synth.faces import BACK_COLOURS
-from vision.table import Seen, TableModel, colour_name, find_seats
+from vision.table import Seen, TableModel, colour_name, find_seats, seat_of_back
 
 IDENTITY = Calibration(((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)), (1000, 1000), "test", (1000.0, 1000.0))
 
@@ -367,3 +367,11 @@ def test_an_unsure_back_is_not_taken_for_a_stock_and_leaves_its_seat_unnamed() -
     assert at_bottom.back_bgr is None and at_bottom.stock is None
     sure = find_seats(IDENTITY, [*ann, *bob[:-1], replace(cloth, conf=0.9)], line_size=4, players=players)
     assert next(s for s in sure if s.centre[1] > 500).back_bgr is not None  # a sure back is still a stock
+
+
+def test_a_back_beyond_the_demons_end_of_a_row_is_no_stock() -> None:
+    # ann's row runs along x (her right hand): demon at slot -150, line up to 150, waste at 240.
+    seat = Seat("ann", (600.0, 700.0), (0.0, 1.0), -150.0, (-75.0, 0.0, 75.0, 150.0), 240.0)
+    assert seat.right == (1.0, -0.0)
+    assert seat_of_back([seat], np.array([600.0 + 330.0, 700.0])) == "ann"  # where a stock lies, past the waste
+    assert seat_of_back([seat], np.array([600.0 - 260.0, 700.0])) is None  # past the demon: no stock of hers
