@@ -76,6 +76,8 @@ class ReconState:
     demon_left: Mapping[str, frozenset[Card]] = field(default_factory=dict)
     # player -> a card the reader gave some chance of at a place -> (place, when last so, the card read there)
     maybe: Mapping[str, Mapping[Card, tuple[str, float, Card]]] = field(default_factory=dict)
+    # pile -> the plays logged onto it, in order: (seq, card as logged or since fixed, who was credited)
+    pile_plays: Mapping[str, tuple[tuple[int, Card, str | None], ...]] = field(default_factory=dict)
 
 
 FLICKER_SECONDS = 0.3  # a card seen at a place once, its place showing the card before it again within this
@@ -147,6 +149,30 @@ def _new_cards(top: Card | None, new: Card, vanished: Callable[[Card], bool]) ->
     if new.suit != top.suit or not 0 < new.rank - top.rank - 1 <= INFER_MAX:
         return [(new, False)]
     return [(Card(r, new.suit), True) for r in range(top.rank + 1, new.rank)] + [(new, False)]
+
+
+def _resuited(plays: tuple[tuple[int, Card, str | None], ...], base: Card, refused_top: Card, new: Card) -> Card | None:
+    """The suit the whole pile was, misread: ``refused_top`` (refused on ``base`` for its suit) and ``new`` on it
+    are two cards of one other suit of the same colour, one after the other, continuing the pile's ranks, and
+    every card logged lawfully onto the pile so far is ``base``'s suit, Ace to ``base`` (s12/game00, identifier
+    v9: a tiny-index AC read AS and its 2C read 2S, then 4C, 5C, 7C each refused as a wrong rank on the 2S: a
+    whole pile lost, and five false flags). Two illegal plays of one suit stacked on a pile of another are far
+    rarer than one misread suit. None when the pile is what it was read as."""
+    suit, other = base.suit, new.suit
+    if (
+        suit is None
+        or other is None
+        or other == suit
+        or refused_top.suit != other
+        or new.colour != base.colour
+        or new.rank != refused_top.rank + 1
+        or not 0 < refused_top.rank - base.rank <= INFER_MAX + 1
+    ):
+        return None
+    run = [card for _seq, card, _who in plays if card.suit == suit and card.rank <= base.rank]
+    if [c.rank for c in run] != list(range(ACE, base.rank + 1)):
+        return None
+    return Card(ACE, other)
 
 
 RECENT_SECONDS = 3.0  # a card seen playable this recently may be the one that just landed
@@ -252,6 +278,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     unlikely = dict(state.unlikely)
     logged_illegal = dict(state.logged_illegal)
     aliases = dict(state.aliases)
+    pile_plays = dict(state.pile_plays)
+    resuited: set[int] = set()  # plays whose card was corrected to the suit their pile turned out to be
     credited = [c for c in state.credited if view.t - c[4] <= RETURN_SECONDS]
     late_flips: dict[str, Card] = {}  # player -> a demon card played before its flip was committed
 
@@ -314,7 +342,41 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     taken_back(key)
                     tops[key] = base
                     continue
-                fixed = _consistent(base, pile, vanished)
+                ace = (
+                    _resuited(pile_plays.get(key, ()), base, before, pile.top)
+                    if base is not None and before is not None and pile.top is not None and key in suspect_play
+                    else None
+                )
+                if ace is not None and base is not None and before is not None:
+                    # The pile was the other suit all along: its cards are corrected to it, and the refused card
+                    # lands on them (accepted when the rank between was covered unseen: the rules cannot know).
+                    fixed_plays = []
+                    for p_seq, card, who in pile_plays.get(key, ()):
+                        if card.suit == base.suit and card.rank <= base.rank:
+                            right = Card(card.rank, ace.suit)
+                            events.append(Correction(seq=seq, t=view.t, action="fix-card", by="camera",
+                                                     target=p_seq, card=right, extra={"frame": view.frame},
+                                                     reason=f"{before} and {pile.top} landed on it: the pile's "
+                                                            f"{card} was the {right}, misread"))  # fmt: skip
+                            seq += 1
+                            if who is not None:
+                                played[who] = (played.get(who, frozenset()) - {card}) | {right}
+                            resuited.add(p_seq)  # no longer watched as the card it was read as
+                            card = right
+                        fixed_plays.append((p_seq, card, who))
+                    pile_plays[key] = tuple(fixed_plays)
+                    if before.rank != base.rank + 1:
+                        events.append(Correction(seq=seq, t=view.t, action="accept", by="camera",
+                                                 target=suspect_play[key], extra={"frame": view.frame},
+                                                 reason=f"{pile.top} landed on it: the {before} continued the "
+                                                        f"pile, the cards between covered unseen"))  # fmt: skip
+                        seq += 1
+                    logged_illegal.pop((key, before), None)
+                    unlikely.pop(key, None)
+                    del suspect[key]
+                    suspect_play.pop(key, None)
+                    base = None
+                fixed = _consistent(base, pile, vanished) if key in suspect else None
                 # (A card the rules refused for who played it continues the pile: it lies there still.)
                 if fixed is not None and _continues(base, fixed) and fixed != before:
                     taken_back(key)
@@ -398,6 +460,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 if card == new and logging_illegal:
                     suspect_play[key] = seq
                 events.append(Play(seq=seq, t=view.t, player=player, card=card, pile=key, source=source, extra=extra))
+                pile_plays[key] = (*pile_plays.get(key, ()), (seq, card, player))
                 seq += 1
                 if player is not None:
                     if not inferred:
@@ -463,6 +526,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                                extra={"frame": view.frame, "returned": True}))  # fmt: skip
             seq += 1
 
+    credited = [c for c in credited if c[0] not in resuited]
     if state.started and view.settled:
         for entry in list(credited):
             p_seq, card, key, who, t0, tracked, held, source, gone_too = entry
@@ -601,6 +665,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             if len(both) == 2:
                 together[a_seq], together[b_seq] = both[0], both[1]
     for p_seq, card, cands, t0, key, gone_then, places in state.pending:
+        if p_seq in resuited:
+            continue  # its card was another: who had that one is no longer known
         had_at = dict(places)
         gone = [pid for pid in cands if pid in had_at and without(pid, card)]
         if len(gone) != 1:
@@ -672,6 +738,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         decoded,
         demon_left,
         maybe,
+        pile_plays,
     ), events
 
 

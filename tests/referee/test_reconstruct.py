@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from referee.cards import Card
-from referee.events import Correction, Flip, Ladder, Play
+from referee.events import Correction, Flip, Ladder, Play, PlayerSpec, RoundStart
+from referee.game import replay
 from referee.reconstruct import ReconState, reconstruct, refused, step
 from referee.tableview import PileView, PlayerView, TableView
 
@@ -848,3 +849,50 @@ def test_a_card_two_areas_might_have_shown_or_whose_reading_was_itself_put_down_
         ("play", "b", "5D", "d", "waste", False),
         ("play", None, "2H", "h", None, False),
     ]
+
+
+def _misread_clubs_pile(third: str, fourth: str) -> list[TableView]:
+    """a's AC reads AS on a new pile, b's 2C reads 2S; c's ``third`` lands (the 3C between covered unseen when it
+    is the 4C) and lies there, then d's ``fourth`` on it."""
+    return [
+        view(0, (), pv("a", "AC"), pv("b", "2C"), pv("c", None, (third,)), pv("d", fourth)),
+        view(1, (pile("x", "AS"),), pv("a", "9H"), pv("b", "2C"), pv("c", None, (third,)), pv("d", fourth)),
+        view(2, (pile("x", "2S"),), pv("a", "9H"), pv("b", "8D"), pv("c", None, (third,)), pv("d", fourth)),
+        view(3, (pile("x", third),), pv("a", "9H"), pv("b", "8D"), pv("c", None, (None,)), pv("d", fourth)),
+        view(4, (pile("x", third),), pv("a", "9H"), pv("b", "8D"), pv("c", None, (None,)), pv("d", fourth)),
+        view(5, (pile("x", fourth),), pv("a", "9H"), pv("b", "8D"), pv("c", None, (None,)), pv("d", "7S")),
+    ]
+
+
+def test_a_pile_whose_next_two_cards_are_another_suit_of_its_colour_was_that_suit_misread() -> None:
+    events = reconstruct(_misread_clubs_pile("4C", "5C"))
+    logged = {e.seq: e for e in events if isinstance(e, Play)}
+    fixes = [(f.action, str(logged[f.target].card), str(f.card or "")) for f in events if isinstance(f, Correction)]
+    assert fixes == [("fix-card", "AS", "AC"), ("fix-card", "2S", "2C"), ("accept", "4C", "")]
+    assert plays(events)[-1] == ("play", "d", "5C", "x", "demon", False)
+    # The referee, replaying the corrected log, keeps a clubs pile and flags nothing but who played the 2C.
+    start = RoundStart(seq=0, t=0.0, rules="racing-demon",
+                       players=tuple(PlayerSpec(p, 13) for p in "abcd"))  # fmt: skip
+    state = replay([start, *events])
+    assert [str(c) for c in state.foundations["x"].cards] == ["AC", "2C", "4C", "5C"]
+    assert [v.code for v in state.flags] == ["unattributed", "unattributed"]  # the AS and 2S read: nobody had them
+
+
+def test_a_refused_card_of_the_next_rank_needs_no_accepting_once_the_pile_is_resuited() -> None:
+    events = reconstruct(_misread_clubs_pile("3C", "4C"))
+    logged = {e.seq: e for e in events if isinstance(e, Play)}
+    fixes = [(f.action, str(logged[f.target].card)) for f in events if isinstance(f, Correction)]
+    assert fixes == [("fix-card", "AS"), ("fix-card", "2S")]
+    start = RoundStart(seq=0, t=0.0, rules="racing-demon", players=tuple(PlayerSpec(p, 13) for p in "abcd"))
+    assert [str(c) for c in replay([start, *events]).foundations["x"].cards] == ["AC", "2C", "3C", "4C"]
+
+
+@pytest.mark.parametrize(
+    ("third", "fourth"),
+    [("4H", "5H"), ("4C", "6C"), ("4C", "5S")],
+    ids=["another colour", "not one after the other", "back to the piles suit"],
+)
+def test_a_pile_is_not_resuited_without_two_cards_of_one_suit_of_its_colour_in_a_row(third: str, fourth: str) -> None:
+    events = reconstruct(_misread_clubs_pile(third, fourth))
+    assert not [e for e in events if isinstance(e, Correction)]
+    assert [p[2] for p in plays(events)][:2] == ["AS", "2S"]
