@@ -327,6 +327,7 @@ class TableModel:
         # track -> (card, player, where in table mm, column) of faces lying in a player's area
         self._resting: dict[int, tuple[str, str, np.ndarray, str]] = {}
         self._exposed: set[int] = set()  # tracks of the cards on top of their column last time (the playable ones)
+        self._sure: set[int] = set()  # tracks of the resting cards last time that were surely the card read
         self._buried: dict[str, dict[str, float]] = {}  # player -> card covered there (not taken) -> when
 
     def assign(self, xy: np.ndarray) -> tuple[str | None, str | None]:
@@ -379,6 +380,12 @@ class TableModel:
         # dealt onto it, a ladder built on it. A demon is never covered: a new card there is its next one.
         resting = {s.track: (s.card, pid, p, column) for pid, cols in columns.items() for column, items in cols.items()
                    for s, p in items if s.track >= 0 and s.card is not None}  # fmt: skip
+        # A resting card is surely that card when read surely, or read so lying there in two frames running: a
+        # card snatched between two frames is the card it was read as only then (s13/game00: p2's line card read
+        # "3C" at 0.6 in one frame, gone the next, made p2 a second area the landing 3C was lifted from).
+        read_surely = {s.track for s in faces if s.conf >= LIFT_READ}
+        sure = {tr for tr, (c, p_, _, _) in resting.items() if tr in read_surely
+                or self._resting.get(tr, (None, None))[:2] == (c, p_)}  # fmt: skip
         lay_before = {(c, p_) for c, p_, _, _ in self._resting.values()}
         # Areas where several cards newly lie on the waste at once: a waste dealt, covering what lay there.
         dealt = Counter(p_ for c, p_, _, col in resting.values() if col == "waste" and (c, p_) not in lay_before)
@@ -404,11 +411,16 @@ class TableModel:
             if not covered:  # its track gone, or following something else now
                 # Only a card on top of its column can be picked up: one seen lying under another (in a ladder, a
                 # fan) that goes unseen was missed or hidden, not taken.
-                if track in self._exposed and (column != "waste" or wastes[pid] < 2 or kept[pid] > 0):
+                if (
+                    track in self._exposed
+                    and track in self._sure
+                    and (column != "waste" or wastes[pid] < 2 or kept[pid] > 0)
+                ):
                     self._lifted.setdefault(card, {})[pid] = t
             elif dealt[pid] >= 2 or any(self._arrived(f, f_xy) for f, f_xy in newly):
                 self._buried.setdefault(pid, {})[card] = t
         self._resting = resting
+        self._sure = sure
         # A card the tracker lost in flight is the same card just lifted from one area, unless that area shows
         # it lying there again (a hand passed over it). Two players moving the same identity at once leave it to
         # the referee's other evidence.

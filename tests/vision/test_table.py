@@ -375,3 +375,18 @@ def test_a_back_beyond_the_demons_end_of_a_row_is_no_stock() -> None:
     assert seat.right == (1.0, -0.0)
     assert seat_of_back([seat], np.array([600.0 + 330.0, 700.0])) == "ann"  # where a stock lies, past the waste
     assert seat_of_back([seat], np.array([600.0 - 260.0, 700.0])) is None  # past the demon: no stock of hers
+
+
+def test_a_card_read_unsurely_once_where_it_lay_and_then_gone_was_not_lifted_as_that_card() -> None:
+    """Blue lifts their 2H (read surely in the hand); in the same frame red's 9C, lying in its line, is read "2H"
+    at 0.6, and a hand hides it the next. The 2H lands under a new track: it left blue's area, not red's."""
+    model, seen, ace = blue_and_red(["QH", "9C", "8D", "7S", "6H"])
+    two = next(s for s in seen if s.card == "2H")
+    nine = next(s for s in seen if s.card == "9C")
+    rest = [s for s in seen if s is not two and s is not nine]
+    x, y = two.centre()
+    in_hand = replace(tracked(card_at(x, y - 30, "2H"), two.track), conf=0.99, static=False)
+    misread = replace(nine, card="2H", conf=0.6, candidates=(("2H", 0.6), ("9C", 0.3)))
+    model.view(0.1, 2, [*rest, in_hand, misread, ace])
+    view = model.view(0.2, 3, [*rest, tracked(card_at(502, 498, "2H"), 99)])
+    assert view.foundations[0].origin == "blue"
