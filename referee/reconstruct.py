@@ -327,9 +327,14 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 del decoded[key]
             if before is None and pile.top is not None and key not in suspect:
                 # A new pile whose top is, or continues, a pile that is no longer where it was: that pile,
-                # moved (a completed pile set aside as its King lands), not a new one.
+                # moved (a completed pile set aside as its King lands), not a new one. Not a new Ace where an Ace
+                # pile is out of sight: every deck has one, so another deck's starts a pile of its own far more often
+                # than a pile of one Ace is pushed off its place (s10/game02: p2's AD, started as a hand hid p4's
+                # AD pile, was taken for that pile moved, and never logged).
                 gone = [
-                    p for p, top in tops.items() if p not in shown and (top == pile.top or _continues(top, pile.top))
+                    p
+                    for p, top in tops.items()
+                    if p not in shown and ((top == pile.top and top.rank != ACE) or _continues(top, pile.top))
                 ]
                 if len(gone) == 1:
                     aliases[pile.id] = key = gone[0]

@@ -394,6 +394,21 @@ def test_a_pile_that_moves_as_its_king_lands_is_the_same_pile() -> None:
     assert plays(events) == [("play", "a", "KC", "c", "demon", False)]  # on the Queen's pile, by its name
 
 
+def test_a_new_ace_where_another_decks_ace_pile_is_hidden_starts_a_pile_of_its_own() -> None:
+    # A hand hides a's AD pile as b starts another with their AD: two piles, not a's moved.
+    events = reconstruct(
+        [
+            view(0, (pile("d", "AD"),), pv("a", "9C"), pv("b", "AD")),
+            view(1, (pile("e", "AD"),), pv("a", "9C"), pv("b", "5S")),
+            view(2, (pile("d", "AD"), pile("e", "AD")), pv("a", "9C"), pv("b", "5S")),
+        ]
+    )
+    assert plays(events) == [("play", "b", "AD", "e", "demon", False)]
+    # A pile of higher cards pushed off its place is still the same pile: no new play.
+    moved = [view(0, (pile("d", "2D"),), pv("a", "9C"), pv("b", "KS")), view(1, (pile("x", "2D"),), pv("a", "9C"))]
+    assert plays(reconstruct(moved)) == []
+
+
 def test_a_card_taken_back_can_be_played_again_by_its_owner() -> None:
     events = reconstruct(
         [
