@@ -87,6 +87,7 @@ ILLEGAL_SECONDS = 0.8  # how long a top the rules forbid must lie on its pile be
 # was seen leaving a player's area: the pile is taken as it was. (Eleven rendered games, identifier v8: of the 95
 # plays the rules refused, the 7 true ones were read at 0.75 or more; 37 of the 88 false ones below 0.5.)
 ILLEGAL_MIN_CONFIDENCE = 0.5
+ILLEGAL_SURE = 0.9  # read this surely, a forbidden top is logged even while a copy of its card lies in some area
 HOLD_SECONDS = 4.0  # how long a demon's new top waits for the old one to land somewhere before it is a flip
 RETURN_SECONDS = 8.0  # how long after a play its card may be seen back in its player's area (a conflict's loser)
 # A conflict's second copy goes straight back: another copy that was out of sight as a play landed and shows up
@@ -425,7 +426,12 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             else:
                 # A top the rules forbid is far likelier a misread than an illegal play: it must lie there a
                 # while first, and the same card on the same pile is logged once however often it is misread.
-                if pile.confidence < ILLEGAL_MIN_CONFIDENCE and not vanished(new):
+                # Nor is one read less than surely whose card still lies where a deck was seen to have it, no deck
+                # having lost it (s11/game00: a 5S on the 4S pile read 9C at 0.72 for 2 s while p1's 9C lay in its
+                # line). Read surely, it stands: another deck's copy may have come from where it was misread.
+                still_there = any(not pv.occluded and new in pv.playable() for pv in players.values())
+                unsure = pile.confidence < ILLEGAL_MIN_CONFIDENCE or (still_there and pile.confidence < ILLEGAL_SURE)
+                if unsure and not vanished(new):
                     unlikely.pop(key, None)
                     continue
                 since = unlikely.get(key)

@@ -911,3 +911,15 @@ def test_a_pile_is_not_resuited_without_two_cards_of_one_suit_of_its_colour_in_a
     events = reconstruct(_misread_clubs_pile(third, fourth))
     assert not [e for e in events if isinstance(e, Correction)]
     assert [p[2] for p in plays(events)][:2] == ["AS", "2S"]
+
+
+def test_a_forbidden_top_read_less_than_surely_whose_card_still_lies_in_an_area_is_a_misreading() -> None:
+    def read(top: str, conf: float) -> PileView:
+        return PileView("s", 0.0, 0.0, C(top), conf)
+
+    def views(conf: float) -> list[TableView]:  # a 5S lands on the 4S pile and reads 9C; a's 9C lies in its line
+        first = view(0, (pile("s", "4S"),), pv("a", "KD", ("9C",)), pv("b", "5S"))
+        return [first] + [view(t, (read("9C", conf),), pv("a", "KD", ("9C",)), pv("b", "2H")) for t in (1, 2, 3)]
+
+    assert plays(reconstruct(views(0.72))) == []
+    assert [p[2] for p in plays(reconstruct(views(0.95)))] == ["9C"]  # read surely: for the rules to judge
