@@ -923,3 +923,16 @@ def test_a_forbidden_top_read_less_than_surely_whose_card_still_lies_in_an_area_
 
     assert plays(reconstruct(views(0.72))) == []
     assert [p[2] for p in plays(reconstruct(views(0.95)))] == ["9C"]  # read surely: for the rules to judge
+
+
+def test_cards_landing_unseen_are_not_inferred_under_a_doubted_reading_nobody_was_seen_to_play() -> None:
+    def read(top: str, conf: float) -> PileView:
+        return PileView("c", 0.0, 0.0, C(top), conf)
+
+    def views(conf: float, b_after: str) -> list[TableView]:  # the 7C pile reads 10C; b's 10C is in its line
+        first = view(0, (pile("c", "7C"),), pv("a", "KD"), pv("b", "5H", ("10C",)))
+        return [first, view(1, (read("10C", conf),), pv("a", "KD"), pv("b", "5H", (b_after,)))]
+
+    assert plays(reconstruct(views(0.34, "10C"))) == []  # read doubtfully, and b's 10C still lies there
+    assert [p[2] for p in plays(reconstruct(views(0.34, "4D")))] == ["8C", "9C", "10C"]  # b's 10C left its line
+    assert [p[2] for p in plays(reconstruct(views(0.8, "10C")))] == ["8C", "9C", "10C"]  # read surely
