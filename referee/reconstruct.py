@@ -30,6 +30,7 @@ class Sighting(NamedTuple):
     since: float  # seen there since (gaps under RECENT_SECONDS allowed)
     before: Card | None  # the card seen at that place just before it
     run: float | None  # since when every view of the area in full sight has shown it there (None: one did not)
+    prior: Sighting | None = None  # where the card was seen before it showed at this place (one step back)
 
 
 @dataclass(frozen=True, slots=True)
@@ -812,21 +813,26 @@ def _remember(recent: Mapping[Card, Sighting], pv: PlayerView, t: float) -> dict
             seen[c] = was._replace(last=t, run=t if was.run is None else was.run)
             continue
         there = [(s.last, other) for other, s in seen.items() if s.place == place and other != c]
-        seen[c] = Sighting(place, t, t, max(there, key=lambda lc: lc[0])[1] if there else None, t)
+        before = max(there, key=lambda lc: lc[0])[1] if there else None
+        seen[c] = Sighting(place, t, t, before, t, was._replace(prior=None) if was is not None else None)
     # A card seen at a place in one view only, the card it covered showing there again right after: a misreading
     # of that card, not a card that was there to play (s10/game00, real models: p2's line card read "AD" at 0.59
-    # once made p2 the one who played p1's AD).
-    return {
-        c: s
-        for c, s in seen.items()
-        if not (
+    # once made p2 the one who played p1's AD). Where the card was seen before stands (s11/game02: p2's 3H, in its
+    # line for 7 s, read once more at the next pile as it was lifted, was forgotten, and its play went to nobody).
+    kept: dict[Card, Sighting] = {}
+    for c, s in seen.items():
+        if (
             c not in now
             and s.since == s.last
             and s.before is not None
             and now.get(s.before) == s.place
             and t - s.last <= FLICKER_SECONDS
-        )
-    }
+        ):
+            if s.prior is not None and t - s.prior.last <= RECENT_SECONDS:
+                kept[c] = s.prior
+            continue
+        kept[c] = s
+    return kept
 
 
 def refused(

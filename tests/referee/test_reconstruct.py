@@ -936,3 +936,11 @@ def test_cards_landing_unseen_are_not_inferred_under_a_doubted_reading_nobody_wa
     assert plays(reconstruct(views(0.34, "10C"))) == []  # read doubtfully, and b's 10C still lies there
     assert [p[2] for p in plays(reconstruct(views(0.34, "4D")))] == ["8C", "9C", "10C"]  # b's 10C left its line
     assert [p[2] for p in plays(reconstruct(views(0.8, "10C")))] == ["8C", "9C", "10C"]  # read surely
+
+
+def test_a_card_read_once_at_another_place_as_it_was_lifted_is_still_where_it_was_seen_before() -> None:
+    # b's 3H lies on line 4; as b lifts it, line 3's 5H is read "3H" once, then 5H again; the 3H lands.
+    line = ((None, None, "5H", "3H"), (None, None, "3H", None), (None, None, None, None), (None, None, "5H", None))
+    views = [view(t / 10, (pile("h", "2H"),), pv("a", "9C"), pv("b", "KS", cards)) for t, cards in enumerate(line)]
+    views.append(view(0.4, (pile("h", "3H"),), pv("a", "9C"), pv("b", "KS", line[-1])))
+    assert plays(reconstruct(views)) == [("play", "b", "3H", "h", "line:4", False)]
