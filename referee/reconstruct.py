@@ -500,11 +500,14 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 decoded[key] = pile.top
             _log_doubles(key, new, pile)
         # A forbidden card its player took back (it shows in their area, not on the pile) may be played there
-        # again, and that is a new illegal play to log.
+        # again, and that is a new illegal play to log, or a lawful one: the deck has the card again (s12/game01:
+        # p2's 5H, put on the 6H pile, refused and taken back, played on the 4H pile 6 s later went to nobody).
         for (on, forbidden), who in list(logged_illegal.items()):
             owner = players.get(who) if who is not None else None
             if owner is not None and not owner.occluded and forbidden in owner.playable() and tops.get(on) != forbidden:
                 del logged_illegal[(on, forbidden)]
+                if who is not None:
+                    played[who] = played.get(who, frozenset()) - {forbidden}
     if not state.started:
         tops.update({p.id: p.top for p in view.foundations if p.top is not None})
     demon_tops = dict(state.demon_tops) | late_flips

@@ -944,3 +944,23 @@ def test_a_card_read_once_at_another_place_as_it_was_lifted_is_still_where_it_wa
     views = [view(t / 10, (pile("h", "2H"),), pv("a", "9C"), pv("b", "KS", cards)) for t, cards in enumerate(line)]
     views.append(view(0.4, (pile("h", "3H"),), pv("a", "9C"), pv("b", "KS", line[-1])))
     assert plays(reconstruct(views)) == [("play", "b", "3H", "h", "line:4", False)]
+
+
+def test_a_refused_card_taken_back_to_its_area_can_be_played_lawfully_by_its_owner() -> None:
+    # a starts a pile with their 6H (not an Ace), puts their 5H on it, takes the 6H back; then plays it on the 5H pile.
+    h = pile("h", "5H")
+    seen = [
+        ("6H", ("5H",), None),
+        ("9C", ("5H",), "6H"),
+        ("9C", ("5H",), "6H"),  # lies there: a not-an-ace
+        ("9C", (None,), "5H"),
+        ("9C", (None,), "5H"),  # lies there: another illegal card
+        ("6H", (None,), "5H"),  # the 6H back on a's demon
+        ("9C", (None,), "5H"),
+    ]
+    views = [
+        view(t, (h, *((pile("x", x),) if x else ())), pv("a", d, line), pv("b", "KS"))
+        for t, (d, line, x) in enumerate(seen)
+    ]
+    views.append(view(7, (pile("h", "6H"), pile("x", "5H")), pv("a", "9C", (None,)), pv("b", "KS")))
+    assert plays(reconstruct(views))[-1] == ("play", "a", "6H", "h", "demon", False)
