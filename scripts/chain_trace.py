@@ -1,0 +1,124 @@
+"""Traces the chain's mistakes on recorded games (``chain_cache.py record``): which plays went to the wrong deck or to
+nobody, what the referee was shown around a moment, and how a suit's piles were logged against the truth.
+
+python scripts/chain_trace.py wrong out/e2e-s10/game0{0,1,2} --tag watch       # misattributed and unattributed plays
+python scripts/chain_trace.py views out/e2e-s12/game00 --tag watch --start 24.3 --end 25 --players p2,p4 [--piles]
+python scripts/chain_trace.py suits out/e2e-s12/game00 --tag watch --suits CS  # the chain's and the truth's plays
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from chain_cache import replay
+
+from referee.events import Correction, Event, Play
+from referee.game import replay as referee_replay
+from referee.tableview import TableView
+from vision.e2e import load_game, pile_names
+from vision.pipeline import Chain
+
+
+def _evidence(e: Play) -> dict[str, Any]:
+    return {k: v for k, v in e.extra.items() if k != "frame"}
+
+
+def wrong(game: Path, tag: str) -> None:
+    """Each recovered play credited to another deck or to nobody: the truth's player, place and time beside the
+    chain's, with the evidence the chain logged (confidence, candidates, inferred, read as)."""
+    _, chain = replay(game, tag)
+    truth, _, _ = load_game(game)
+    refused_truth = {v.seq for v in referee_replay(truth).flags}
+    true_plays = [e for e in truth if isinstance(e, Play) and e.seq not in refused_truth]
+    log = chain.events
+    refused = {v.seq for v in referee_replay(log).flags if v.code != "unattributed"}
+    player = {e.target: e.player for e in log if isinstance(e, Correction) and e.action == "reassign"}
+    card = {e.target: e.card for e in log if isinstance(e, Correction) and e.action == "fix-card"}
+    plays = [replace(e, player=player.get(e.seq, e.player), card=card.get(e.seq) or e.card)
+             for e in log if isinstance(e, Play) and e.seq not in refused]  # fmt: skip
+    names = pile_names(true_plays, plays)
+    owner = {(str(e.card), e.pile): e for e in true_plays}
+    for e in plays:
+        t = owner.get((str(e.card), names.get(e.pile, e.pile)))
+        if t is not None and t.player != e.player:
+            print(f"{game} {e.card!s:4} truth {t.player} {t.source or '?':7} {t.t:6.2f} s | chain {e.player} "
+                  f"{e.source or '?':7} {e.t:6.2f} s seq {e.seq} {_evidence(e)}")  # fmt: skip
+
+
+def views(game: Path, tag: str, start: float, end: float, players: list[str], piles: bool) -> None:
+    """The table views the referee was given between ``start`` and ``end`` (film seconds): each player's demon,
+    line and waste as read, and (``piles``) every foundation with its top, where it was tracked from and how surely
+    it was read."""
+    shown: list[TableView] = []
+    step = Chain._step
+
+    def spy(self: Chain, view: TableView) -> None:
+        if start <= view.t <= end:
+            shown.append(view)
+        step(self, view)
+
+    Chain._step = spy  # type: ignore[method-assign]
+    try:
+        replay(game, tag)
+    finally:
+        Chain._step = step  # type: ignore[method-assign]
+    for view in shown:
+        areas = []
+        for p in view.players:
+            if p.id in players:
+                line = " ".join(str(c) if c else "-" for c in p.line)
+                areas.append(
+                    f"{p.id}: demon {p.demon_top} line {line} waste {p.waste_top}{' (covered)' if p.occluded else ''}"
+                )
+        middle = [f"{f.id} {f.top} from {f.origin} {f.confidence:.2f}" for f in view.foundations] if piles else []
+        print(f"{view.t:6.2f}", " | ".join(areas), ("| " + ", ".join(middle)) if middle else "")
+
+
+def suits(game: Path, tag: str, letters: str) -> None:
+    """The chain's plays and corrections of cards of these suits (C, D, H, S), then the truth's."""
+    _, chain = replay(game, tag)
+    truth, _, _ = load_game(game)
+
+    def of(e: Event) -> bool:
+        return isinstance(e, Play) and e.card.suit is not None and e.card.suit.value in letters
+
+    print("chain:")
+    for e in chain.events:
+        if of(e) or isinstance(e, Correction):
+            what = (
+                f"{e.player} {e.card} on {e.pile} from {e.source}" if isinstance(e, Play) else f"{e.action} {e.target}"
+            )
+            print(f"  {e.t:6.2f} seq {e.seq} {type(e).__name__.lower()} {what}",
+                  _evidence(e) if isinstance(e, Play) else getattr(e, "reason", ""))  # fmt: skip
+    print("truth:")
+    for e in truth:
+        if of(e):
+            assert isinstance(e, Play)
+            print(f"  {e.t:6.2f} seq {e.seq} {e.player} {e.card} on {e.pile} from {e.source}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("what", choices=("wrong", "views", "suits"))
+    ap.add_argument("games", nargs="+", type=Path, help="games recorded with chain_cache.py record")
+    ap.add_argument("--tag", default="models", help="the recording: GAME/cache-TAG.pkl")
+    ap.add_argument("--start", type=float, default=0.0)
+    ap.add_argument("--end", type=float, default=1e9)
+    ap.add_argument("--players", default="p1,p2,p3,p4", help="views: whose areas to show")
+    ap.add_argument("--piles", action="store_true", help="views: show the foundations too")
+    ap.add_argument("--suits", default="CDHS", help="suits: which suits' plays to list")
+    args = ap.parse_args()
+    for game in args.games:
+        if args.what == "wrong":
+            wrong(game, args.tag)
+        elif args.what == "views":
+            views(game, args.tag, args.start, args.end, args.players.split(","), args.piles)
+        else:
+            suits(game, args.tag, args.suits)
+
+
+if __name__ == "__main__":
+    main()
