@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from referee.cards import ACE, Card
+from referee.cards import ACE, Card, Suit
 from referee.events import Correction, Event, Flip, Ladder, Play
 from referee.tableview import PileView, PlayerView, TableView
 
@@ -153,7 +153,7 @@ def _new_cards(top: Card | None, new: Card, vanished: Callable[[Card], bool]) ->
     return [(Card(r, new.suit), True) for r in range(top.rank + 1, new.rank)] + [(new, False)]
 
 
-def _resuited(plays: tuple[tuple[int, Card, str | None], ...], base: Card, refused_top: Card, new: Card) -> Card | None:
+def _resuited(plays: tuple[tuple[int, Card, str | None], ...], base: Card, refused_top: Card, new: Card) -> Suit | None:
     """The suit the whole pile was, misread: ``refused_top`` (refused on ``base`` for its suit) and ``new`` on it
     are two cards of one other suit of the same colour, one after the other, continuing the pile's ranks, and
     every card logged lawfully onto the pile so far is ``base``'s suit, Ace to ``base`` (s12/game00, identifier
@@ -174,7 +174,7 @@ def _resuited(plays: tuple[tuple[int, Card, str | None], ...], base: Card, refus
     run = [card for _seq, card, _who in plays if card.suit == suit and card.rank <= base.rank]
     if [c.rank for c in run] != list(range(ACE, base.rank + 1)):
         return None
-    return Card(ACE, other)
+    return other
 
 
 RECENT_SECONDS = 3.0  # a card seen playable this recently may be the one that just landed
@@ -349,18 +349,18 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     taken_back(key)
                     tops[key] = base
                     continue
-                ace = (
+                resuit = (
                     _resuited(pile_plays.get(key, ()), base, before, pile.top)
                     if base is not None and before is not None and pile.top is not None and key in suspect_play
                     else None
                 )
-                if ace is not None and base is not None and before is not None:
+                if resuit is not None and base is not None and before is not None:
                     # The pile was the other suit all along: its cards are corrected to it, and the refused card
                     # lands on them (accepted when the rank between was covered unseen: the rules cannot know).
                     fixed_plays = []
                     for p_seq, card, who in pile_plays.get(key, ()):
                         if card.suit == base.suit and card.rank <= base.rank:
-                            right = Card(card.rank, ace.suit)
+                            right = Card(card.rank, resuit)
                             events.append(Correction(seq=seq, t=view.t, action="fix-card", by="camera",
                                                      target=p_seq, card=right, extra={"frame": view.frame},
                                                      reason=f"{before} and {pile.top} landed on it: the pile's "
@@ -821,7 +821,7 @@ def _remember(recent: Mapping[Card, Sighting], pv: PlayerView, t: float) -> dict
     # A card seen at a place in one view only, the card it covered showing there again right after: a misreading
     # of that card, not a card that was there to play (s10/game00, real models: p2's line card read "AD" at 0.59
     # once made p2 the one who played p1's AD). Where the card was seen before stands (s11/game02: p2's 3H, in its
-    # line for 7 s, read once more at the next pile as it was lifted, was forgotten, and its play went to nobody).
+    # line for 7 s, read once more on the next line pile as it was lifted, was forgotten, and its play went to nobody).
     kept: dict[Card, Sighting] = {}
     for c, s in seen.items():
         if (
