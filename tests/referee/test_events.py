@@ -145,3 +145,21 @@ def test_schema_rejects_what_the_parser_rejects() -> None:
     assert list(validator.iter_errors({"type": "play", "t": 1, "card": "ZZ", "pile": "a"}))
     assert list(validator.iter_errors({"type": "ladder", "t": 1, "player": "a", "card": "AS", "from": "demon"}))
     assert not list(validator.iter_errors({"type": "play", "t": 1, "card": "td", "pile": 3, "frame": 9}))
+
+
+def test_a_camera_log_with_unattributed_plays_and_its_own_corrections_matches_the_schema() -> None:
+    # What `demonref review` writes: a play nobody could be credited with (player null, with its candidates), and
+    # the camera's corrections of it and of misread cards.
+    validator = jsonschema.Draft202012Validator(SCHEMA)
+    lines = [
+        '{"seq": 0, "t": 0, "type": "round_start", "rules": "racing-demon", "players": [{"id": "a", "demon": 13}]}',
+        '{"seq": 1, "t": 1.5, "type": "play", "player": null, "card": "AS", "pile": "f1", "candidates": ["a", "b"]}',
+        '{"seq": 2, "t": 2, "type": "correction", "action": "reassign", "by": "camera", "target": 1, "player": "a"}',
+        '{"seq": 3, "t": 3, "type": "correction", "action": "fix-card", "by": "camera", "target": 1, "card": "AC"}',
+        '{"seq": 4, "t": 4, "type": "correction", "action": "accept", "by": "camera", "target": 1}',
+    ]
+    events = list(parse_lines(lines))
+    for e in events:
+        errors = list(validator.iter_errors(to_json(e)))
+        assert not errors, (dumps(e), errors[0].message)
+    assert list(validator.iter_errors({"type": "play", "t": 1, "player": 3.5, "card": "AS", "pile": "f1"}))
