@@ -383,7 +383,11 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     del suspect[key]
                     suspect_play.pop(key, None)
                     base = None
-                fixed = _consistent(base, pile, vanished) if key in suspect else None
+                # While the pile still reads the refused card itself, it lies there: nothing replaced it (a card of
+                # another deck leaving its area just then is no sign that it did: e2e-check/game00, p1's refused 2C
+                # taken for p3's 2S "put in its place" as p3 lifted a 2S for another pile, and the pile's later clubs
+                # were judged against a 2C the rules never had).
+                fixed = _consistent(base, pile, vanished) if key in suspect and pile.top != before else None
                 # (A card the rules refused for who played it continues the pile: it lies there still.)
                 if fixed is not None and _continues(base, fixed) and fixed != before:
                     taken_back(key)

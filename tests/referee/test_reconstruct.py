@@ -964,3 +964,24 @@ def test_a_refused_card_taken_back_to_its_area_can_be_played_lawfully_by_its_own
     ]
     views.append(view(7, (pile("h", "6H"), pile("x", "5H")), pv("a", "9C", (None,)), pv("b", "KS")))
     assert plays(reconstruct(views))[-1] == ("play", "a", "6H", "h", "demon", False)
+
+
+def test_a_refused_card_still_read_on_its_pile_is_not_taken_back_when_another_decks_right_card_leaves() -> None:
+    # a's 6S lands on the 5H pile and is logged (wrong suit); while it still lies there, read 6S, b lifts their 6H
+    # for another pile. The 6H is among the reading's top-k at no probability: the pile's lawful top stays the 5H.
+    def h(top: str) -> PileView:
+        return PileView("h", 0.0, 0.0, C(top), 0.99, ((C(top), 0.99), (C("6H"), 0.0)))
+
+    state = ReconState()
+    views = [
+        view(0, (h("5H"),), pv("a", "6S"), pv("b", "6H")),
+        view(1, (h("6S"),), pv("a", "9C"), pv("b", "6H")),
+        view(2, (h("6S"),), pv("a", "9C"), pv("b", "6H")),  # lies there: logged, for the rules
+        view(3, (h("6S"),), pv("a", "9C"), pv("b", "2C")),  # b's 6H goes elsewhere
+    ]
+    logged = []
+    for v in views:
+        state, events = step(state, v)
+        logged += events
+    assert [p[2] for p in plays(logged)] == ["6S"]
+    assert state.suspect.get("h") == C("5H")  # the 6S is still the refused card on the 5H, not taken back
