@@ -293,6 +293,42 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         del suspect[key]
         suspect_play.pop(key, None)
 
+    def fix_card(target: int, card: Card, right: Card, who: str | None, reason: str) -> None:
+        """The play ``target``, logged as ``card``, was ``right``, misread: a ``fix-card`` by the camera; who played
+        it stays credited, with the right card."""
+        nonlocal seq
+        events.append(Correction(seq=seq, t=view.t, action="fix-card", by="camera", target=target, card=right,
+                                 extra={"frame": view.frame}, reason=reason))  # fmt: skip
+        seq += 1
+        if who is not None:
+            played[who] = (played.get(who, frozenset()) - {card}) | {right}
+
+    def resuit(key: str, base: Card, refused_top: Card, landed: Card, suit: Suit) -> None:
+        """Pile ``key`` was ``suit`` all along (``_resuited``): its lawful cards, Ace to ``base``, are corrected to
+        it, and the refused card lands on them (accepted when the ranks between were covered unseen: the rules
+        cannot know)."""
+        nonlocal seq
+        fixed_plays = []
+        for p_seq, card, who in pile_plays.get(key, ()):
+            if card.suit == base.suit and card.rank <= base.rank:
+                right = Card(card.rank, suit)
+                why = f"{refused_top} and {landed} landed on it: the pile's {card} was the {right}, misread"
+                fix_card(p_seq, card, right, who, why)
+                resuited.add(p_seq)  # no longer watched as the card it was read as
+                card = right
+            fixed_plays.append((p_seq, card, who))
+        pile_plays[key] = tuple(fixed_plays)
+        if refused_top.rank != base.rank + 1:
+            events.append(Correction(seq=seq, t=view.t, action="accept", by="camera", target=suspect_play[key],
+                                     extra={"frame": view.frame},
+                                     reason=f"{landed} landed on it: the {refused_top} continued the pile, the cards "
+                                            f"between covered unseen"))  # fmt: skip
+            seq += 1
+        logged_illegal.pop((key, refused_top), None)
+        unlikely.pop(key, None)
+        del suspect[key]
+        suspect_play.pop(key, None)
+
     def _log_doubles(key: str, card: Card, pile: PileView) -> None:
         """Another player's copy of the top card lying on it: logged once, for the rules to judge (a conflict
         within the window); it goes back to its owner, so it does not count as put down."""
@@ -349,39 +385,14 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     taken_back(key)
                     tops[key] = base
                     continue
-                resuit = (
-                    _resuited(pile_plays.get(key, ()), base, before, pile.top)
-                    if base is not None and before is not None and pile.top is not None and key in suspect_play
-                    else None
-                )
-                if resuit is not None and base is not None and before is not None:
-                    # The pile was the other suit all along: its cards are corrected to it, and the refused card
-                    # lands on them (accepted when the rank between was covered unseen: the rules cannot know).
-                    fixed_plays = []
-                    for p_seq, card, who in pile_plays.get(key, ()):
-                        if card.suit == base.suit and card.rank <= base.rank:
-                            right = Card(card.rank, resuit)
-                            events.append(Correction(seq=seq, t=view.t, action="fix-card", by="camera",
-                                                     target=p_seq, card=right, extra={"frame": view.frame},
-                                                     reason=f"{before} and {pile.top} landed on it: the pile's "
-                                                            f"{card} was the {right}, misread"))  # fmt: skip
-                            seq += 1
-                            if who is not None:
-                                played[who] = (played.get(who, frozenset()) - {card}) | {right}
-                            resuited.add(p_seq)  # no longer watched as the card it was read as
-                            card = right
-                        fixed_plays.append((p_seq, card, who))
-                    pile_plays[key] = tuple(fixed_plays)
-                    if before.rank != base.rank + 1:
-                        events.append(Correction(seq=seq, t=view.t, action="accept", by="camera",
-                                                 target=suspect_play[key], extra={"frame": view.frame},
-                                                 reason=f"{pile.top} landed on it: the {before} continued the "
-                                                        f"pile, the cards between covered unseen"))  # fmt: skip
-                        seq += 1
-                    logged_illegal.pop((key, before), None)
-                    unlikely.pop(key, None)
-                    del suspect[key]
-                    suspect_play.pop(key, None)
+                if (
+                    base is not None
+                    and before is not None
+                    and pile.top is not None
+                    and key in suspect_play
+                    and (suit := _resuited(pile_plays.get(key, ()), base, before, pile.top)) is not None
+                ):
+                    resuit(key, base, before, pile.top, suit)
                     base = None
                 # While the pile still reads the refused card itself, it lies there: nothing replaced it (a card of
                 # another deck leaving its area just then is no sign that it did: e2e-check/game00, p1's refused 2C
@@ -407,12 +418,26 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 continue  # foundations only grow: a lower top is the old card under a hand, or a misread
             # a card below that vanished: left a player's area (in full view) and landed nowhere seen
             run = _new_cards(before, new, vanished)
-            if run[0][1] and pile.confidence < ILLEGAL_MIN_CONFIDENCE and not vanished(new):
-                # Cards landing unseen under a reading the identifier itself doubts, whose card nobody was seen
-                # to lose, are likelier a misreading (e2e-check/game01: a reading of "10C" at 0.34 on a 7C pile
-                # logged 8C, 9C and 10C, none of them played).
+            lawful = _continues(before, new) or run[0][1]
+            # A reading that does not simply continue the pile (cards landing unseen, or a top the rules forbid), read
+            # unsurely, whose card nobody was seen to lose, is likelier a misreading: read under 0.5 (e2e-check/game01:
+            # "10C" at 0.34 on a 7C pile logged 8C, 9C and 10C, none played), or, for a forbidden top, under 0.9 while
+            # its card still lies where a deck was seen to have it (s11/game00: a 5S on the 4S pile read 9C at 0.72
+            # for 2 s while p1's 9C lay in its line). Read surely, it stands: another deck's copy may have come from
+            # where it was misread.
+            if (
+                not _continues(before, new)
+                and pile.confidence < ILLEGAL_SURE
+                and (
+                    pile.confidence < ILLEGAL_MIN_CONFIDENCE
+                    or (not lawful and any(not pv.occluded and new in pv.playable() for pv in players.values()))
+                )
+                and not vanished(new)
+            ):
+                if not lawful:
+                    unlikely.pop(key, None)
                 continue
-            if _continues(before, new) or run[0][1]:
+            if lawful:
                 suspect.pop(key, None)
                 unlikely.pop(key, None)
                 misread = suspect_play.pop(key, None)
@@ -424,26 +449,13 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 if misread is not None and illegal is not None and same:
                     # The next card of the pile's suit landed on the forbidden top: that top was this suit's card,
                     # misread. Its play is corrected (who played it stays as credited) instead of inferring it.
-                    events.append(Correction(seq=seq, t=view.t, action="fix-card", by="camera", target=misread,
-                                             card=same[0], extra={"frame": view.frame},
-                                             reason=f"{new} landed on it: the {illegal} was the {same[0]}, misread"))  # fmt: skip
-                    seq += 1
+                    why = f"{new} landed on it: the {illegal} was the {same[0]}, misread"
+                    fix_card(misread, illegal, same[0], top_by.get(key), why)
                     run = [(c, inferred) for c, inferred in run if c != same[0]]
-                    who = top_by.get(key)
-                    if who is not None:
-                        played[who] = (played.get(who, frozenset()) - {illegal}) | {same[0]}
                     logged_illegal.pop((key, illegal), None)
             else:
                 # A top the rules forbid is far likelier a misread than an illegal play: it must lie there a
                 # while first, and the same card on the same pile is logged once however often it is misread.
-                # Nor is one read less than surely whose card still lies where a deck was seen to have it, no deck
-                # having lost it (s11/game00: a 5S on the 4S pile read 9C at 0.72 for 2 s while p1's 9C lay in its
-                # line). Read surely, it stands: another deck's copy may have come from where it was misread.
-                still_there = any(not pv.occluded and new in pv.playable() for pv in players.values())
-                unsure = pile.confidence < ILLEGAL_MIN_CONFIDENCE or (still_there and pile.confidence < ILLEGAL_SURE)
-                if unsure and not vanished(new):
-                    unlikely.pop(key, None)
-                    continue
                 since = unlikely.get(key)
                 if since is None or since[0] != new:
                     unlikely[key] = (new, view.t)
@@ -510,8 +522,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             owner = players.get(who) if who is not None else None
             if owner is not None and not owner.occluded and forbidden in owner.playable() and tops.get(on) != forbidden:
                 del logged_illegal[(on, forbidden)]
-                if who is not None:
-                    played[who] = played.get(who, frozenset()) - {forbidden}
+                played[owner.id] = played.get(owner.id, frozenset()) - {forbidden}
     if not state.started:
         tops.update({p.id: p.top for p in view.foundations if p.top is not None})
     demon_tops = dict(state.demon_tops) | late_flips

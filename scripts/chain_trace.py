@@ -9,7 +9,6 @@ python scripts/chain_trace.py suits out/e2e-s12/game00 --tag watch --suits CS  #
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,7 @@ from chain_cache import replay
 from referee.events import Correction, Event, Play
 from referee.game import replay as referee_replay
 from referee.tableview import TableView
-from vision.e2e import load_game, pile_names
+from vision.e2e import load_game, misattributed, scored_plays
 from vision.pipeline import Chain
 
 
@@ -31,21 +30,10 @@ def wrong(game: Path, tag: str) -> None:
     chain's, with the evidence the chain logged (confidence, candidates, inferred, read as)."""
     _, chain = replay(game, tag)
     truth, _, _ = load_game(game)
-    refused_truth = {v.seq for v in referee_replay(truth).flags}
-    true_plays = [e for e in truth if isinstance(e, Play) and e.seq not in refused_truth]
-    log = chain.events
-    refused = {v.seq for v in referee_replay(log).flags if v.code != "unattributed"}
-    player = {e.target: e.player for e in log if isinstance(e, Correction) and e.action == "reassign"}
-    card = {e.target: e.card for e in log if isinstance(e, Correction) and e.action == "fix-card"}
-    plays = [replace(e, player=player.get(e.seq, e.player), card=card.get(e.seq) or e.card)
-             for e in log if isinstance(e, Play) and e.seq not in refused]  # fmt: skip
-    names = pile_names(true_plays, plays)
-    owner = {(str(e.card), e.pile): e for e in true_plays}
-    for e in plays:
-        t = owner.get((str(e.card), names.get(e.pile, e.pile)))
-        if t is not None and t.player != e.player:
-            print(f"{game} {e.card!s:4} truth {t.player} {t.source or '?':7} {t.t:6.2f} s | chain {e.player} "
-                  f"{e.source or '?':7} {e.t:6.2f} s seq {e.seq} {_evidence(e)}")  # fmt: skip
+    true_plays, plays = scored_plays(truth, referee_replay(truth), chain.events, referee_replay(chain.events))
+    for t, e in misattributed(true_plays, plays):
+        print(f"{game} {e.card!s:4} truth {t.player} {t.source or '?':7} {t.t:6.2f} s | chain {e.player} "
+              f"{e.source or '?':7} {e.t:6.2f} s seq {e.seq} {_evidence(e)}")  # fmt: skip
 
 
 def views(game: Path, tag: str, start: float, end: float, players: list[str], piles: bool) -> None:

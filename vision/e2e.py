@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.events import Correction, Event, Out, Play, RoundStart, read_log
-from referee.game import replay
+from referee.game import RoundState, replay
 from referee.scoring import tally
 
 TAIL_SECONDS = 1.0  # when only part of a round was filmed, what happened this close to the cut is out of scope
@@ -33,23 +33,14 @@ def compare(truth: list[Event], chain: list[Event], *, until: float | None = Non
         kept = {e.seq for e in chain}
         chain = [e for e in chain if not isinstance(e, Correction) or e.target is None or e.target in kept]
     truth_state = replay(truth)
-    bad = {v.seq for v in truth_state.flags}
-    true_plays = [e for e in truth if isinstance(e, Play) and e.seq not in bad]
     chain_state = replay(chain)
-    reassigned = {e.target: e.player for e in chain if isinstance(e, Correction) and e.action == "reassign"}
-    recarded = {e.target: e.card for e in chain if isinstance(e, Correction) and e.action == "fix-card"}
-    # Plays the chain's referee refused are scored as flags (found or false), not as plays.
-    refused = {v.seq for v in chain_state.flags if v.code != "unattributed"}
-    chain_plays = [replace(e, player=reassigned.get(e.seq, e.player), card=recarded.get(e.seq) or e.card)
-                   for e in chain if isinstance(e, Play) and e.seq not in refused]  # fmt: skip
-    names = pile_names(true_plays, chain_plays)
-    chain_plays = [replace(e, pile=names.get(e.pile, e.pile)) for e in chain_plays]
+    true_plays, chain_plays = scored_plays(truth, truth_state, chain, chain_state)
     want = Counter((str(e.card), e.pile) for e in true_plays)
     got = Counter((str(e.card), e.pile) for e in chain_plays)
     hit = sum((want & got).values())
     owner = {(str(e.card), e.pile): e for e in true_plays}
     attributed = [e for e in chain_plays if (str(e.card), e.pile) in owner]
-    wrong = [(owner[(str(e.card), e.pile)], e) for e in attributed if e.player != owner[(str(e.card), e.pile)].player]
+    wrong = misattributed(true_plays, chain_plays)
     right = len(attributed) - len(wrong)
     latency = [e.t - owner[(str(e.card), e.pile)].t for e in attributed if not e.extra.get("inferred")]
     t_scores = {p.id: p.score for p in tally(truth_state).players}
@@ -76,6 +67,30 @@ def compare(truth: list[Event], chain: list[Event], *, until: float | None = Non
         "latency_median_ms": round(1000 * statistics.median(latency)) if latency else None,
         "scores": {"truth": t_scores, "chain": c_scores},
     }
+
+
+def scored_plays(
+    truth: list[Event], truth_state: RoundState, chain: list[Event], chain_state: RoundState
+) -> tuple[list[Play], list[Play]]:
+    """The plays to score: the truth's that its rules accepted, and the chain's with its corrections applied (who
+    played them, which card), without those its rules refused (scored as flags, found or false), on piles named as
+    the truth names them. ``*_state``: each log replayed."""
+    bad = {v.seq for v in truth_state.flags}
+    true_plays = [e for e in truth if isinstance(e, Play) and e.seq not in bad]
+    reassigned = {e.target: e.player for e in chain if isinstance(e, Correction) and e.action == "reassign"}
+    recarded = {e.target: e.card for e in chain if isinstance(e, Correction) and e.action == "fix-card"}
+    refused = {v.seq for v in chain_state.flags if v.code != "unattributed"}
+    chain_plays = [replace(e, player=reassigned.get(e.seq, e.player), card=recarded.get(e.seq) or e.card)
+                   for e in chain if isinstance(e, Play) and e.seq not in refused]  # fmt: skip
+    names = pile_names(true_plays, chain_plays)
+    return true_plays, [replace(e, pile=names.get(e.pile, e.pile)) for e in chain_plays]
+
+
+def misattributed(true_plays: list[Play], chain_plays: list[Play]) -> list[tuple[Play, Play]]:
+    """(the truth's play, the chain's) for each recovered play the chain credited to another deck or to nobody, in
+    the chain's order (``scored_plays``' lists)."""
+    owner = {(str(e.card), e.pile): e for e in true_plays}
+    return [(t, e) for e in chain_plays if (t := owner.get((str(e.card), e.pile))) is not None and e.player != t.player]
 
 
 def pile_names(truth: list[Play], chain: list[Play]) -> dict[str, str]:

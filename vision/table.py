@@ -219,13 +219,14 @@ def seat_of_back(seats: Sequence[Seat], xy: np.ndarray) -> str | None:
     the end of the row away from the demon, so a back beyond the demon's end is no stock (s12/game00: a checkered
     cloth read as a back just past p2's demon, seen from the first frame, named p2's seat by the cloth's colour
     before p2's blue stock was seen at all)."""
-    best = min(
-        ((_stock_cost(lx, ly, *seat.span), seat.player) for seat in seats
-         for lx, ly in [(float(v) for v in seat.local(xy)[0])]
-         if (lx - seat.demon) * (1.0 if seat.waste > seat.demon else -1.0) > 0.5 * CARD_MM[0]),
-        default=(1e6, None),
-    )  # fmt: skip
-    return best[1] if best[0] < 1e6 else None
+    best, player = 1e6, None
+    for seat in seats:
+        lx, ly = (float(v) for v in seat.local(xy)[0])
+        towards_waste = 1.0 if seat.waste > seat.demon else -1.0
+        cost = _stock_cost(lx, ly, *seat.span)
+        if (lx - seat.demon) * towards_waste > 0.5 * CARD_MM[0] and cost < best:
+            best, player = cost, seat.player
+    return player
 
 
 def _merge_slots(lx: np.ndarray) -> np.ndarray:
