@@ -351,6 +351,57 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         """``card`` was lately playable in an area in full view that no longer shows it where it was."""
         return bool(_gone(_had(card, state.playable, view.t, played), card, players))
 
+    def still_holds(key: str, card: Card) -> bool:
+        top = tops.get(key)
+        return top is not None and top.suit == card.suit and top.rank >= card.rank and key not in suspect
+
+    def shows(pid: str, card: Card) -> tuple[str, float] | None:
+        """(place, since when) if ``pid``'s area, in view, shows ``card`` and every view of it has shown it there
+        for ``STEADY_SECONDS``: a reading there for a view or two is no evidence that a copy came back."""
+        pv = players.get(pid)
+        place = pv.playable().get(card) if pv is not None and not pv.occluded else None
+        seen = state.playable.get(pid, {}).get(card)
+        if (
+            place is None
+            or seen is None
+            or seen.place != place
+            or seen.run is None
+            or view.t - seen.run < STEADY_SECONDS
+        ):
+            return None
+        return place, seen.run
+
+    def log_returned(key: str, card: Card, who: str, t0: float, source: str | None) -> None:
+        nonlocal seq
+        if (key, card, who) not in doubles:
+            doubles.add((key, card, who))
+            events.append(Play(seq=seq, t=t0, player=who, card=card, pile=key, source=source,
+                               extra={"frame": view.frame, "returned": True}))  # fmt: skip
+            seq += 1
+
+    def reassign_credit(entry: tuple[Any, ...], why: str) -> None:
+        """The play ``entry`` credited was not its player's: their copy went back to them (a conflict's second,
+        taken back). The one other candidate whose card is gone gets it, and the copy taken back is logged as landing
+        when it was credited, for the rules to judge."""
+        nonlocal seq
+        p_seq, card, key, who, t0, tracked, held, source, _gone_too = entry
+        credited.remove(entry)
+        played[who] = played.get(who, frozenset()) - {card}
+        others = [(pid, place) for pid, place in held if pid != who and pid in players and not players[pid].occluded
+                  and card not in players[pid].playable() and card not in played.get(pid, frozenset())]  # fmt: skip
+        if len(others) != 1:
+            return
+        real, real_place = others[0]
+        played[real] = played.get(real, frozenset()) | {card}
+        if tops.get(key) == card and top_by.get(key) == who:
+            top_by[key] = real
+        events.append(Correction(seq=seq, t=view.t, action="reassign", by="camera", target=p_seq, player=real,
+                                 source=real_place, extra={"frame": view.frame},
+                                 reason=f"{who}'s {card} {why}: the copy on {key} is {real}'s"))  # fmt: skip
+        seq += 1
+        if tracked:
+            log_returned(key, card, who, t0, source)
+
     if state.started and view.settled:
         shown = {aliases.get(p.id, p.id) for p in view.foundations}
         for pid_ in [p for p, base in suspect.items() if base is None and p not in shown]:
@@ -467,6 +518,15 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 suspect[key] = before  # the rules will flag it; it may well be taken back
                 logging_illegal = True
             for card, inferred in run:
+                # A deck credited with this card that showed it in its area again since, and no longer does, is
+                # playing it again: its credited copy was a conflict's second, taken back too quickly to be seen
+                # lying there steadily (s14/game02, oracle: p1's AC, credited on f1 where it covered p2's, back in
+                # p1's line for 0.6 s, then played on f4, which went to nobody as p1 "had played" the AC).
+                for entry in [c for c in credited if c[1] == card and c[2] != key]:
+                    again = state.playable.get(entry[3], {}).get(card)
+                    if again is not None and again.last > entry[4] and _lost(players.get(entry[3]), card) \
+                            and still_holds(entry[2], card):  # fmt: skip
+                        reassign_credit(entry, "was back in their area and played again")
                 origin = pile.origin if card == new else None  # a tracked card is the one on top
                 player, source, candidates = _attribute(card, state.playable, players, view.t, played, origin)
                 extra: dict[str, Any] = {"frame": view.frame, "confidence": round(pile.confidence, 3)}
@@ -533,38 +593,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     # taken back after covering the first. The play was the one other candidate's whose card is gone; the copy
     # that went back is logged as landing when it was credited, for the rules to judge. Likewise another
     # candidate's copy that was gone as the play landed and is back now: a second copy, put down and taken back.
-    def still_holds(key: str, card: Card) -> bool:
-        top = tops.get(key)
-        return top is not None and top.suit == card.suit and top.rank >= card.rank and key not in suspect
-
-    def shows(pid: str, card: Card) -> tuple[str, float] | None:
-        """(place, since when) if ``pid``'s area, in view, shows ``card`` and every view of it has shown it there
-        for ``STEADY_SECONDS``: a reading there for a view or two is no evidence that a copy came back."""
-        pv = players.get(pid)
-        place = pv.playable().get(card) if pv is not None and not pv.occluded else None
-        seen = state.playable.get(pid, {}).get(card)
-        if (
-            place is None
-            or seen is None
-            or seen.place != place
-            or seen.run is None
-            or view.t - seen.run < STEADY_SECONDS
-        ):
-            return None
-        return place, seen.run
-
-    def log_returned(key: str, card: Card, who: str, t0: float, source: str | None) -> None:
-        nonlocal seq
-        if (key, card, who) not in doubles:
-            doubles.add((key, card, who))
-            events.append(Play(seq=seq, t=t0, player=who, card=card, pile=key, source=source,
-                               extra={"frame": view.frame, "returned": True}))  # fmt: skip
-            seq += 1
-
     credited = [c for c in credited if c[0] not in resuited]
     if state.started and view.settled:
         for entry in list(credited):
-            p_seq, card, key, who, t0, tracked, held, source, gone_too = entry
+            _seq, card, key, who, t0, _tracked, _held, _source, gone_too = entry
             if not still_holds(key, card):
                 continue
             for pid in gone_too:
@@ -574,26 +606,11 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             back_in = players.get(who)
             if back_in is None or shows(who, card) is None:
                 continue
-            credited.remove(entry)
-            played[who] = played.get(who, frozenset()) - {card}
-            others = [(pid, place) for pid, place in held if pid != who and pid in players and not players[pid].occluded
-                      and card not in players[pid].playable() and card not in played.get(pid, frozenset())]  # fmt: skip
             if back_in.playable()[card] == "demon" and demon_tops.get(who) != card:
                 demon_tops[who] = card  # back where it was: not a new flip
                 demon_left[who] = demon_left.get(who, frozenset()) - {card}
                 trail[who] = ((card, 2),)
-            if len(others) != 1:
-                continue
-            real, real_place = others[0]
-            played[real] = played.get(real, frozenset()) | {card}
-            if tops.get(key) == card and top_by.get(key) == who:
-                top_by[key] = real
-            events.append(Correction(seq=seq, t=view.t, action="reassign", by="camera", target=p_seq, player=real,
-                                     source=real_place, extra={"frame": view.frame},
-                                     reason=f"{who}'s {card} was seen back in their area: the copy on {key} is {real}'s"))  # fmt: skip
-            seq += 1
-            if tracked:
-                log_returned(key, card, who, t0, source)
+            reassign_credit(entry, "was seen back in their area")
     # Demons: a new top means the old one left (to a foundation, seen above, or into the line), then a flip.
     playable = {pid: dict(places) for pid, places in state.playable.items()}
     # Unattributed plays logged in this view, watched from the next one on: (seq, card, candidates, t, pile, the

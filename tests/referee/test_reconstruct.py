@@ -471,6 +471,33 @@ def test_a_credited_copy_seen_back_in_its_area_was_a_conflicts_second() -> None:
     assert second.t == 1 and second.seq > fix.seq  # logged as landing when it was first credited
 
 
+def test_a_credited_copy_back_for_a_moment_and_played_again_was_a_conflicts_second() -> None:
+    """b's 2S, tracked onto the pile over a's, goes back to b's line for one view (too short to count as lying
+    there) and is played on another spades pile: b played it twice only if the first credit was a's copy."""
+
+    def topped(origin: str | None) -> PileView:
+        return PileView("s", 0.0, 0.0, C("2S"), 0.9, (), origin)
+
+    ace = pile("t", "AS")
+    views = [
+        view(0, (pile("s", "AS"), ace), pv("a", "2S"), pv("b", "QD", ("2S",))),
+        view(1, (topped("b"), ace), pv("a", "9C"), pv("b", "QD", (None,))),
+        view(2, (topped("b"), ace), pv("a", "9C"), pv("b", "QD", ("2S",))),  # back, for a glance
+        view(2.1, (topped("b"), ace), pv("a", "9C"), pv("b", "QD", (None,))),  # lifted again
+        view(2.5, (topped("b"), pile("t", "2S")), pv("a", "9C"), pv("b", "QD", (None,))),
+    ]
+    events = reconstruct(views)
+    fix = [e for e in events if isinstance(e, Correction)]
+    assert [(f.action, f.target, f.player) for f in fix] == [("reassign", 1, "a")]
+    assert ("play", "b", "2S", "t", "line:1", False) in plays(events)
+    assert ("play", None, "2S", "t", None, False) not in plays(events)
+    start = RoundStart(seq=0, t=0.0, rules="racing-demon", players=tuple(PlayerSpec(p, 13) for p in "ab"))
+    state = replay([start, *events])
+    assert not [v for v in state.flags if v.code == "duplicate-card"]
+    # Without the second play, a glance back is no evidence: the credit stands.
+    assert not [e for e in reconstruct(views[:4]) if isinstance(e, Correction)]
+
+
 def test_a_card_back_in_its_area_with_no_other_candidate_leaves_the_play_as_logged() -> None:
     from referee.events import Correction
 
