@@ -570,6 +570,12 @@ def evaluate_models(
         "detection recall by where cards lie",
         ", ".join(f"{z} {v['recall']:.2f} ({v['n']})" for z, v in d["recall_by_zone"].items()),
     )
+    w = d["watching"]
+    table.add_row(
+        "as review/live run it (stacks kept): recall / precision",
+        f"{w['recall']:.3f} / {w['precision']:.3f}; "
+        + ", ".join(f"{z} {v:.2f}" for z, v in w["recall_by_zone"].items()),
+    )
     table.add_row(
         "identity top-1, whole cards", f"{renders['identity_top1_whole']:.3f} (n={renders['identity_whole_n']})"
     )

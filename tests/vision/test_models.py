@@ -148,10 +148,19 @@ def test_held_out_renders_are_scored_by_where_the_cards_lie() -> None:
     from vision.evaluate import evaluate_renders
     from vision.models import CardReader
 
-    m = evaluate_renders(CardReader.load(MODELS), 1)
+    reader = CardReader.load(MODELS)
+    loaded = (reader.detector.iou, reader.detector.same_card_gap)
+    m = evaluate_renders(reader, 1)
+    assert (reader.detector.iou, reader.detector.same_card_gap) == loaded
     d = m["detection"]
     zones = d["recall_by_zone"]
     assert "demon" in zones and all(":" not in z for z in zones)  # "line:3" counts as "line"
     assert sum(v["n"] for v in zones.values()) == d["tp"] + d["fn"] == d["clear_n"] + d["covered_n"]
     found = sum(round(v["recall"] * v["n"]) for v in zones.values())
     assert found == d["tp"]
+    # The chain's suppression (WATCHING) is scored on the same cards: its zones add up to its matches, and the
+    # reader is left as it was loaded (still-photo suppression).
+    w = d["watching"]
+    assert set(w["recall_by_zone"]) == set(zones)
+    assert sum(round(w["recall_by_zone"][z] * zones[z]["n"]) for z in zones) == w["tp"]
+    assert w["recall"] == w["tp"] / (d["tp"] + d["fn"])
