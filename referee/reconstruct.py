@@ -44,10 +44,9 @@ class ReconState:
     next_seq: int = 1  # 0 is the round_start
     started: bool = False
     # Unattributed plays still waiting for a covered player's area to be seen again: (seq, card, candidates, t,
-    # pile, the candidates whose card was gone from their area then, where each candidate had it, the one of those
-    # whose card left first, if one clearly did).
+    # pile, the candidates whose card was gone from their area then, where each candidate had it).
     pending: tuple[
-        tuple[int, Card, tuple[str, ...], float, str, tuple[str, ...], tuple[tuple[str, str], ...], str | None], ...
+        tuple[int, Card, tuple[str, ...], float, str, tuple[str, ...], tuple[tuple[str, str], ...]], ...
     ] = ()
     played: Mapping[str, frozenset[Card]] = field(default_factory=dict)  # identities each deck has put down
     # player -> when their demon first showed a new top while the old one was nowhere to be seen (in a hand)
@@ -83,7 +82,6 @@ class ReconState:
 
 
 FLICKER_SECONDS = 0.3  # a card seen at a place once, its place showing the card before it again within this
-FIRST_GAP_SECONDS = 0.05  # two cards last seen this far apart left their areas one after the other
 PENDING_SECONDS = 5.0  # how long an unattributed play waits for the areas that were covered
 ILLEGAL_SECONDS = 0.8  # how long a top the rules forbid must lie on its pile before it is logged
 # A top the rules forbid, read with less probability than this, is no evidence of an illegal play unless its card
@@ -626,13 +624,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             had = tuple(
                 (pid, state.playable[pid][e.card].place) for pid in cands if e.card in state.playable.get(pid, {})
             )
-            lifts = sorted((state.playable[pid][e.card].last, pid) for pid in gone_now
-                           if e.card in state.playable.get(pid, {}))  # fmt: skip
-            first = lifts[0][1] if len(lifts) >= 2 and lifts[1][0] - lifts[0][0] >= FIRST_GAP_SECONDS else None
-            opened.append((e.seq, e.card, cands, e.t, e.pile, gone_now, had, first))
+            opened.append((e.seq, e.card, cands, e.t, e.pile, gone_now, had))
     # A demon top that is the card of an open unattributed play its player is a candidate for has landed (whoever
     # it turns out to be): the flip need not wait for it.
-    open_demon_plays = {(pid, card) for _s, card, _c, _t, _k, _g, places, _f in (*state.pending, *opened)
+    open_demon_plays = {(pid, card) for _s, card, _c, _t, _k, _g, places in (*state.pending, *opened)
                         for pid, place in places if place == "demon"}  # fmt: skip
     for pid, pv in players.items():
         if pv.occluded:
@@ -721,7 +716,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             both = [pid for pid in a_cands if without(pid, a_card)]
             if len(both) == 2:
                 together[a_seq], together[b_seq] = both[0], both[1]
-    for p_seq, card, cands, t0, key, gone_then, places, first in state.pending:
+    for p_seq, card, cands, t0, key, gone_then, places in state.pending:
         if p_seq in resuited:
             continue  # its card was another: who had that one is no longer known
         had_at = dict(places)
@@ -768,7 +763,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             # shows up back in their area means the choice was wrong (that copy was the conflict's second).
             credited.append((p_seq, card, key, gone[0], t0, gone[0] in gone_then, places, source, tuple(later)))
         elif view.t - t0 < PENDING_SECONDS:
-            still.append((p_seq, card, cands, t0, key, gone_then, places, first))
+            still.append((p_seq, card, cands, t0, key, gone_then, places))
     still.extend(opened)
     maybe = {pid: dict(alts) for pid, alts in state.maybe.items()}
     for pid, pv in players.items():
@@ -797,26 +792,6 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         maybe,
         pile_plays,
     ), events
-
-
-def close(state: ReconState, t: float, frame: int) -> tuple[ReconState, list[Event]]:
-    """The round is over (or its film): an open play whose candidates' cards had all left their areas as it landed,
-    one clearly before the others, goes to that one. Its copy landed first; the rest were a conflict's later copies,
-    still in their players' hands when the round ended, so no copy was seen going back to tell them apart
-    (s13/game00 with the oracle: p2's and p1's JH lifted 0.07 s apart, p1's still in hand as p2 went out)."""
-    events: list[Event] = []
-    seq = state.next_seq
-    played = dict(state.played)
-    for p_seq, card, _cands, _t0, _key, gone_then, places, first in state.pending:
-        if first is None or first not in gone_then or len(gone_then) < 2 or card in played.get(first, frozenset()):
-            continue
-        played[first] = played.get(first, frozenset()) | {card}
-        events.append(Correction(seq=seq, t=t, action="reassign", by="camera", target=p_seq, player=first,
-                                 source=dict(places).get(first), extra={"frame": frame},
-                                 reason=f"{first}'s {card} left their area first; the round ended before the "
-                                        f"other copies were seen going back"))  # fmt: skip
-        seq += 1
-    return replace(state, next_seq=seq, pending=(), played=played), events
 
 
 def _remember_maybe(

@@ -42,7 +42,7 @@ from referee.game import (
     apply,
     initial,
 )
-from referee.reconstruct import ReconState, close, refused, step
+from referee.reconstruct import ReconState, refused, step
 from referee.rules import Rules
 from referee.tableview import PileView, TableView
 from vision.calibrate import Calibration, CalibrationError, from_card_sizes, from_markers
@@ -313,11 +313,8 @@ class Chain:
         if self._naming is not None:
             self._name_late()
         frame = self.last_view.frame if self.last_view else 0
-        view = self.last_view
-        self.recon, closing = close(self.recon, view.t if view is not None else t, frame)
-        for e in closing:
-            self._emit(e, frame)
         seq = self.recon.next_seq
+        view = self.last_view
         if view is not None and not any(isinstance(e, Out) for e in self.events):
             counted = {pid for pid, p in self.state.players.items() if p.demon_left == 0}
             empty = [p.id for p in view.players if p.demon_top is None and not p.occluded and p.id in counted]

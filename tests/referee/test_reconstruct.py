@@ -529,37 +529,6 @@ def test_two_copies_gone_at_once_and_one_back_is_a_play_and_a_conflicts_second()
     assert (second.player, str(second.card), second.t, second.source) == ("b", "2S", 1, "line:1")
 
 
-def test_a_conflict_still_open_when_the_round_ends_goes_to_the_copy_that_left_first() -> None:
-    """Both 2S leave their areas, b's a view after a's, and one lands; the round ends with b's still in a hand. The
-    copy that left first landed first: the play is a's. Left together (one view), nobody can say: it stays open."""
-    from referee.reconstruct import ReconState, close
-
-    def run(b_leaves: float) -> tuple[list, list]:  # type: ignore[type-arg]
-        b_now = ("2S",) if b_leaves > 0.9 else (None,)
-        views = [
-            view(0, (pile("s", "AS"),), pv("a", "KD", (), "2S"), pv("b", "QD", ("2S",))),
-            view(0.9, (pile("s", "AS"),), pv("a", "KD"), pv("b", "QD", b_now)),
-            view(1.0, (pile("s", "AS"),), pv("a", "KD"), pv("b", "QD", (None,))),
-            view(1.5, (pile("s", "2S"),), pv("a", "KD"), pv("b", "QD", (None,))),
-            view(2.0, (pile("s", "2S"),), pv("a", "KD"), pv("b", "QD", (None,))),
-        ]
-        state, events = ReconState(), []
-        for v in views:
-            state, new = step(state, v)
-            events += new
-        state, closing = close(state, 2.0, 60)
-        assert state.pending == ()
-        return events, closing
-
-    events, closing = run(b_leaves=1.0)
-    assert plays(events) == [("play", None, "2S", "s", None, False)]
-    assert [(c.action, c.target, c.player, c.source, c.by) for c in closing] == [
-        ("reassign", 1, "a", "waste", "camera")
-    ]
-    _, closing = run(b_leaves=0.9)
-    assert closing == []
-
-
 def test_a_conflict_resolves_when_the_second_copy_comes_back_late() -> None:
     """The copy taken back after resting on the pile shows up in its area well after either player's area last
     showed the card: the play still resolves (each candidate had the card when it landed)."""

@@ -103,8 +103,11 @@ def test_what_happened_just_before_the_film_was_cut_is_out_of_scope_on_both_side
     assert compare(after, inferred, until=60.0)["scores_exact"] == 2
 
 
-def _sample_watched() -> Chain:
-    """The chain after watching the committed sample game with the oracle, not yet finished."""
+def test_a_demon_seen_empty_as_the_film_ends_is_no_out_while_cards_are_counted_in_it() -> None:
+    from dataclasses import replace
+
+    from referee.events import Out
+
     start = read_log(SAMPLE / "events.jsonl")[0]
     assert isinstance(start, RoundStart)
     chain = Chain(start.rules, dict(start.options), [(p.id, p.back) for p in start.players])
@@ -114,15 +117,6 @@ def _sample_watched() -> Chain:
         assert ok
         chain.feed(image, k / 15, k, oracle_detections(json.loads(line)))
     assert chain.last_view is not None
-    return chain
-
-
-def test_a_demon_seen_empty_as_the_film_ends_is_no_out_while_cards_are_counted_in_it() -> None:
-    from dataclasses import replace
-
-    from referee.events import Out
-
-    chain = _sample_watched()
     # The last frame: the first player's demon top is in their hand, the demon's place empty.
     first = chain.last_view.players[0]
     assert chain.state.players[first.id].demon_left > 0
@@ -178,26 +172,3 @@ def test_seats_with_no_back_seen_before_the_film_ends_are_named_in_table_order_a
     chain = _oracle_run([(p.id, p.back) for p in start.players], hide_backs_until=99.0)
     assert isinstance(chain.events[0], RoundStart) and isinstance(chain.events[-1], RoundEnd)
     assert any("named by their order at the table" in n for n in chain.notes)
-
-
-def test_a_play_still_open_as_the_film_ends_is_settled_by_who_lifted_first() -> None:
-    """Finishing the round closes the referee's open plays: one whose candidates' copies all left, one first, is
-    reassigned to that one before round_end (a conflict still in hands as the round ends)."""
-    from dataclasses import replace
-
-    from referee.cards import Card
-    from referee.events import Correction, Play
-
-    chain = _sample_watched()
-    a, b = (p.id for p in chain.last_view.players[:2])
-    ace = next(Card.parse(f"A{s}") for s in "SHDC" if Card.parse(f"A{s}") not in chain.recon.played.get(b, ()))
-    t, seq = chain.last_view.t, chain.recon.next_seq
-    chain._emit(Play(seq=seq, t=t, player=None, card=ace, pile="fx", extra={"candidates": [a, b]}), 0)
-    open_play = (seq, ace, (a, b), t, "fx", (a, b), ((a, "waste"), (b, "line:2")), b)
-    chain.recon = replace(chain.recon, next_seq=seq + 1, pending=(open_play,))
-    events = chain.finish(t)
-    fix = [e for e in events if isinstance(e, Correction)]
-    assert [(f.action, f.target, f.player, f.source) for f in fix] == [("reassign", seq, b, "line:2")]
-    assert isinstance(events[-1], RoundEnd)
-    state = replay(chain.events)  # the log as saved: the play is b's, no longer flagged unattributed
-    assert not [v for v in state.flags if v.seq == seq and v.code == "unattributed"]
