@@ -33,6 +33,21 @@ class Sighting(NamedTuple):
     prior: Sighting | None = None  # where the card was seen before it showed at this place (one step back)
 
 
+class Credit(NamedTuple):
+    """A play credited lately, watched in case its card shows up back in its player's area (a conflict's second copy
+    taken back, credited because it covered the first)."""
+
+    seq: int
+    card: Card
+    pile: str
+    player: str
+    t: float
+    tracked: bool  # the card was tracked from the player's area
+    held: tuple[tuple[str, str], ...]  # the candidates then, with where each had the card
+    source: str | None
+    gone_too: tuple[str, ...]  # the other candidates whose copy was gone from their area then
+
+
 @dataclass(frozen=True, slots=True)
 class ReconState:
     """What the reconstruction has committed so far."""
@@ -63,13 +78,7 @@ class ReconState:
     unlikely: Mapping[str, tuple[Card, float]] = field(default_factory=dict)  # pile -> forbidden top, since when
     # (pile, card) forbidden tops already logged -> who was credited with them
     logged_illegal: Mapping[tuple[str, Card], str | None] = field(default_factory=dict)
-    # Plays credited lately, watched in case the card shows up back in its player's area (a conflict's second
-    # copy taken back, credited because it covered the first): (seq, card, pile, player, t, tracked from the
-    # player's area, candidates then with where each had the card, source, the other candidates whose copy was
-    # gone from their area then).
-    credited: tuple[
-        tuple[int, Card, str, str, float, bool, tuple[tuple[str, str], ...], str | None, tuple[str, ...]], ...
-    ] = ()
+    credited: tuple[Credit, ...] = ()  # plays credited lately (``Credit``)
     suspect_play: Mapping[str, int] = field(default_factory=dict)  # pile -> seq of the play of its suspect top
     # pile -> a reading taken for one of its candidates: while it reads so, nothing more has landed
     decoded: Mapping[str, Card] = field(default_factory=dict)
@@ -282,7 +291,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     aliases = dict(state.aliases)
     pile_plays = dict(state.pile_plays)
     resuited: set[int] = set()  # plays whose card was corrected to the suit their pile turned out to be
-    credited = [c for c in state.credited if view.t - c[4] <= RETURN_SECONDS]
+    credited = [c for c in state.credited if view.t - c.t <= RETURN_SECONDS]
     late_flips: dict[str, Card] = {}  # player -> a demon card played before its flip was committed
 
     def taken_back(key: str) -> None:
@@ -379,28 +388,29 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                                extra={"frame": view.frame, "returned": True}))  # fmt: skip
             seq += 1
 
-    def reassign_credit(entry: tuple[Any, ...], why: str) -> None:
-        """The play ``entry`` credited was not its player's: their copy went back to them (a conflict's second,
-        taken back). The one other candidate whose card is gone gets it, and the copy taken back is logged as landing
-        when it was credited, for the rules to judge."""
+    def reassign_credit(credit: Credit, why: str) -> None:
+        """The play ``credit`` was not its player's: their copy went back to them (a conflict's second, taken back).
+        The one other candidate whose card is gone gets it, and the copy taken back is logged as landing when it was
+        credited, for the rules to judge."""
         nonlocal seq
-        p_seq, card, key, who, t0, tracked, held, source, _gone_too = entry
-        credited.remove(entry)
+        card, key, who = credit.card, credit.pile, credit.player
+        credited.remove(credit)
         played[who] = played.get(who, frozenset()) - {card}
-        others = [(pid, place) for pid, place in held if pid != who and pid in players and not players[pid].occluded
-                  and card not in players[pid].playable() and card not in played.get(pid, frozenset())]  # fmt: skip
+        others = [(pid, place) for pid, place in credit.held if pid != who and pid in players
+                  and not players[pid].occluded and card not in players[pid].playable()
+                  and card not in played.get(pid, frozenset())]  # fmt: skip
         if len(others) != 1:
             return
         real, real_place = others[0]
         played[real] = played.get(real, frozenset()) | {card}
         if tops.get(key) == card and top_by.get(key) == who:
             top_by[key] = real
-        events.append(Correction(seq=seq, t=view.t, action="reassign", by="camera", target=p_seq, player=real,
+        events.append(Correction(seq=seq, t=view.t, action="reassign", by="camera", target=credit.seq, player=real,
                                  source=real_place, extra={"frame": view.frame},
                                  reason=f"{who}'s {card} {why}: the copy on {key} is {real}'s"))  # fmt: skip
         seq += 1
-        if tracked:
-            log_returned(key, card, who, t0, source)
+        if credit.tracked:
+            log_returned(key, card, who, credit.t, credit.source)
 
     if state.started and view.settled:
         shown = {aliases.get(p.id, p.id) for p in view.foundations}
@@ -522,11 +532,15 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 # playing it again: its credited copy was a conflict's second, taken back too quickly to be seen
                 # lying there steadily (s14/game02, oracle: p1's AC, credited on f1 where it covered p2's, back in
                 # p1's line for 0.6 s, then played on f4, which went to nobody as p1 "had played" the AC).
-                for entry in [c for c in credited if c[1] == card and c[2] != key]:
-                    again = state.playable.get(entry[3], {}).get(card)
-                    if again is not None and again.last > entry[4] and _lost(players.get(entry[3]), card) \
-                            and still_holds(entry[2], card):  # fmt: skip
-                        reassign_credit(entry, "was back in their area and played again")
+                for credit in [c for c in credited if c.card == card and c.pile != key]:
+                    again = state.playable.get(credit.player, {}).get(card)
+                    if (
+                        again is not None
+                        and again.last > credit.t
+                        and _lost(players.get(credit.player), card)
+                        and still_holds(credit.pile, card)
+                    ):
+                        reassign_credit(credit, "was back in their area and played again")
                 origin = pile.origin if card == new else None  # a tracked card is the one on top
                 player, source, candidates = _attribute(card, state.playable, players, view.t, played, origin)
                 extra: dict[str, Any] = {"frame": view.frame, "confidence": round(pile.confidence, 3)}
@@ -562,7 +576,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                         gone_too = tuple(c for c, _ in places if c != player and _lost(players.get(c), card)
                                          and view.t - state.playable[c][card].last <= CARRY_SECONDS)  # fmt: skip
                         credited.append(
-                            (seq - 1, card, key, player, view.t, origin == player, places, source, gone_too)
+                            Credit(seq - 1, card, key, player, view.t, origin == player, places, source, gone_too)
                         )
                     played[player] = played.get(player, frozenset()) | {card}
                     if card == new:
@@ -593,13 +607,13 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     # taken back after covering the first. The play was the one other candidate's whose card is gone; the copy
     # that went back is logged as landing when it was credited, for the rules to judge. Likewise another
     # candidate's copy that was gone as the play landed and is back now: a second copy, put down and taken back.
-    credited = [c for c in credited if c[0] not in resuited]
+    credited = [c for c in credited if c.seq not in resuited]
     if state.started and view.settled:
-        for entry in list(credited):
-            _seq, card, key, who, t0, _tracked, _held, _source, gone_too = entry
+        for credit in list(credited):
+            card, key, who, t0 = credit.card, credit.pile, credit.player, credit.t
             if not still_holds(key, card):
                 continue
-            for pid in gone_too:
+            for pid in credit.gone_too:
                 other = shows(pid, card)
                 if other is not None and other[1] - t0 <= SECOND_BACK_SECONDS:
                     log_returned(key, card, pid, t0, other[0])
@@ -610,7 +624,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 demon_tops[who] = card  # back where it was: not a new flip
                 demon_left[who] = demon_left.get(who, frozenset()) - {card}
                 trail[who] = ((card, 2),)
-            reassign_credit(entry, "was seen back in their area")
+            reassign_credit(credit, "was seen back in their area")
     # Demons: a new top means the old one left (to a foundation, seen above, or into the line), then a flip.
     playable = {pid: dict(places) for pid, places in state.playable.items()}
     # Unattributed plays logged in this view, watched from the next one on: (seq, card, candidates, t, pile, the
@@ -761,7 +775,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     later.append(pid)
             # Watched like a credited play: a copy of the chosen player's that was lifted as the play landed and
             # shows up back in their area means the choice was wrong (that copy was the conflict's second).
-            credited.append((p_seq, card, key, gone[0], t0, gone[0] in gone_then, places, source, tuple(later)))
+            credited.append(Credit(p_seq, card, key, gone[0], t0, gone[0] in gone_then, places, source, tuple(later)))
         elif view.t - t0 < PENDING_SECONDS:
             still.append((p_seq, card, cands, t0, key, gone_then, places))
     still.extend(opened)
