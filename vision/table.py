@@ -578,12 +578,15 @@ class TableModel:
 
 
 def _complete(pile: _Pile) -> bool:
-    """The pile is a completed one: its top is a King that came after its Queen, or it was a King when first
-    seen (a completed pile set aside). A King read on a pile that never showed its Queen is a misread."""
+    """The pile is a completed one: its top is a King that came on its Queen, or after its Jack and Queen (both
+    landing while a hand hid the pile), or it was a King when first seen (a completed pile set aside). A King read
+    on a pile that never showed its Queen is a misread, and so is one read on a low card of a pile that once held
+    its Queen (an illegal Queen taken back)."""
     top = pile.top
     if top is None or top.rank != 13:
         return False
-    return Card(12, top.suit) in pile.history or pile.history <= {top}
+    queen, jack = Card(12, top.suit), Card(11, top.suit)
+    return pile.below == queen or {queen, jack} <= pile.history or pile.history <= {top}
 
 
 def _buried(pile: _Pile, card: Card | None) -> bool:

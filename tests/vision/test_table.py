@@ -256,6 +256,17 @@ def test_a_king_misread_on_a_pile_that_never_showed_its_queen_does_not_complete_
     assert {p.id for p in after} == ids
 
 
+def test_a_king_misread_on_a_pile_that_once_held_an_illegal_queen_does_not_complete_it() -> None:
+    """The Queen was put on the 3C and taken back: the pile has shown its Queen, but a King read on its 3C is
+    still a misread, and the 4C that lands next goes on the same pile, not on a new one."""
+    model = two_players()
+    ids = {p.id for p in model.view(0.0, 1, [card_at(450, 500, "AC")]).foundations}
+    for k, card in enumerate(["2C", "3C", "QC", "3C", "KC"], start=1):  # QC taken back; then a misread of the 3C
+        model.view(float(k), k + 1, [card_at(450, 500, card)])
+    after = model.view(6.0, 7, [card_at(451, 500, "4C")]).foundations
+    assert [(p.id, str(p.top)) for p in after] == [(min(ids), "4C")]
+
+
 def test_a_card_covered_by_one_carried_onto_it_is_reported_buried_until_it_shows_again() -> None:
     """Blue builds a ladder on their 2H with a 9S carried from afar: the 2H is out of sight but not taken, and says
     so (the referee then does not count it among the copies that may have landed). A card only revealed where
