@@ -930,6 +930,10 @@ def dataset_build(
     seed: Annotated[int, typer.Option()] = 0,
     max_width: Annotated[int, typer.Option(help="Detection frames are rendered at most this wide.")] = 1280,
     workers: Annotated[int, typer.Option(min=1, help="Processes rendering in parallel (same files either way).")] = 1,
+    detector: Annotated[
+        Path | None,
+        typer.Option(help="identify: also crop the faces these detector weights find, cut as the chain cuts them."),
+    ] = None,
 ) -> None:
     """Builds (or resumes) a YOLO dataset from rendered scenes; held-out designs only in the test split."""
     from vision.synth.dataset import DatasetError, build
@@ -938,7 +942,7 @@ def dataset_build(
         task = bar.add_task(f"{kind} frames", total=frames)
         try:
             summary = build(out, kind=kind, frames=frames, seed=seed, max_width=max_width, workers=workers,
-                            progress=lambda i, n: bar.update(task, completed=i))  # fmt: skip
+                            detector=detector, progress=lambda i, n: bar.update(task, completed=i))  # fmt: skip
         except DatasetError as exc:
             fail(str(exc))
     console.print(f"{out}: {summary['splits']}", highlight=False)

@@ -13,8 +13,8 @@ from collections import Counter
 
 import numpy as np
 
-from vision.detections import BACK, card_corners, same_card
-from vision.evaluate import _match, labelled, multiset_counts
+from vision.detections import BACK, card_corners, match_quads, same_card
+from vision.evaluate import labelled, multiset_counts
 from vision.models import CardReader
 from vision.synth.dataset import NOT_A_CARD, FramePlan, render_frame
 from vision.synth.scene import CardTruth
@@ -58,7 +58,7 @@ def main() -> None:
                 )
                 found = read[keep] if len(read) else read
                 scored = labelled(truths)
-                pairs = _match(found, [np.array(t.quad) for t in scored])
+                pairs = match_quads(found, [np.array(t.quad) for t in scored])
                 det.update(tp=len(pairs), fp=len(found) - len(pairs), fn=len(scored) - len(pairs))
                 truth = Counter(t.card for t in scored if t.card != "back" and t.index_visible)
                 got = Counter(lab for lab, c in zip(found.labels, found.cls, strict=True) if c != BACK)
@@ -79,7 +79,7 @@ def quad_errors(reader: CardReader, frames: list[tuple[np.ndarray, list[CardTrut
     for image, truths in frames:
         clear = [t for t in truths if t.card != "back" and t.visible >= 0.95]
         found = reader.detector(image)
-        for i, j in _match(found, [np.array(t.quad, float) for t in clear]).items():
+        for i, j in match_quads(found, [np.array(t.quad, float) for t in clear]).items():
             q = card_corners(np.array(clear[j].quad, float))
             a = card_corners(found.quads[i])
             if np.abs(np.roll(a, 2, axis=0) - q).sum() < np.abs(a - q).sum():

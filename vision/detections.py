@@ -134,6 +134,25 @@ def same_card(dets: Detections, *, across: float, along: float) -> Detections:
     return dets[np.array(sorted(kept), int)]
 
 
+def match_quads(pred: Detections, truth_quads: list[np.ndarray], iou: float = 0.5) -> dict[int, int]:
+    """Detections paired with true quads greedily, most confident first, at an IoU of at least ``iou``:
+    detection index -> truth index."""
+    taken: set[int] = set()
+    pairs = {}
+    for i in np.argsort(-pred.conf):
+        best, best_iou = -1, iou
+        for j, q in enumerate(truth_quads):
+            if j in taken:
+                continue
+            v = polygon_iou(pred.quads[i], q)
+            if v >= best_iou:
+                best, best_iou = j, v
+        if best >= 0:
+            taken.add(best)
+            pairs[int(i)] = best
+    return pairs
+
+
 def polygon_iou(a: np.ndarray, b: np.ndarray) -> float:
     """IoU of two convex quads."""
     pa, pb = a.astype(np.float32).reshape(-1, 2), b.astype(np.float32).reshape(-1, 2)

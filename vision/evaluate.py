@@ -12,7 +12,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.detections import BACK, Detections, polygon_iou
+from vision.detections import BACK, Detections, match_quads
 from vision.models import WATCHING, CardReader, read_image
 from vision.synth.dataset import CLASSES, IDENTITIES, MIN_VISIBLE, NOT_A_CARD, FramePlan, render_frame
 from vision.synth.scene import CardTruth
@@ -42,24 +42,6 @@ def multiset_counts(truth: Counter[str], read: Counter[str]) -> tuple[int, int, 
     """(true positives, false positives, false negatives) of identities read against the truth, as multisets."""
     hit = sum((read & truth).values())
     return hit, sum(read.values()) - hit, sum(truth.values()) - hit
-
-
-def _match(pred: Detections, truth_quads: list[np.ndarray], iou: float = 0.5) -> dict[int, int]:
-    """Greedy matching by confidence: prediction index -> truth index."""
-    taken: set[int] = set()
-    pairs = {}
-    for i in np.argsort(-pred.conf):
-        best, best_iou = -1, iou
-        for j, q in enumerate(truth_quads):
-            if j in taken:
-                continue
-            v = polygon_iou(pred.quads[i], q)
-            if v >= best_iou:
-                best, best_iou = j, v
-        if best >= 0:
-            taken.add(best)
-            pairs[int(i)] = best
-    return pairs
 
 
 def _watching(reader: CardReader, image: np.ndarray) -> Detections:
@@ -93,10 +75,10 @@ def evaluate_renders(
         scored = labelled(truths)
         quads = [np.array(t.quad) for t in scored]
         found = reader.detector(image)
-        pairs = _match(found, quads)
+        pairs = match_quads(found, quads)
         # The same frame as the camera chain sees it (its suppression keeps stacked cards): recall by zone too.
         watched = _watching(reader, image)
-        watched_pairs = _match(watched, quads)
+        watched_pairs = match_quads(watched, quads)
         det["watch_tp"] += len(watched_pairs)
         det["watch_fp"] += len(watched) - len(watched_pairs)
         for j in set(watched_pairs.values()):

@@ -90,7 +90,7 @@ def test_the_detector_export_takes_the_frame_shape_and_finds_what_the_weights_fi
     and finds the cards the PyTorch weights find on a wide sample frame."""
     import cv2
 
-    from vision.evaluate import _match
+    from vision.detections import match_quads
     from vision.models import CardDetector, network_shape
 
     assert network_shape(720, 1280, 640) == (384, 640) == network_shape(1080, 1920, 640)
@@ -104,7 +104,8 @@ def test_the_detector_export_takes_the_frame_shape_and_finds_what_the_weights_fi
     found = fast(frame)
     assert list(fast._models) == [network_shape(*frame.shape[:2], 640)]
     assert len(weights) >= 3 and abs(len(found) - len(weights)) <= max(1, len(weights) // 20)
-    assert len(_match(found, list(weights.quads), 0.7)) >= 0.9 * len(weights)  # cards near the threshold may differ
+    # cards near the threshold may differ
+    assert len(match_quads(found, list(weights.quads), 0.7)) >= 0.9 * len(weights)
 
 
 def test_a_reader_watching_a_table_keeps_the_boxes_a_still_photo_suppresses() -> None:

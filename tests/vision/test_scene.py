@@ -319,3 +319,65 @@ def test_identifier_crops_are_jittered_as_far_as_a_detectors_quads_are_off() -> 
     widths = [np.linalg.norm(m[1] - m[0]) / 63 for m in moved]
     assert 0.95 < np.median(widths) < 1.05 and np.std(widths) < 0.15
     assert dataset._jitter(q, None) is q
+
+
+def test_crops_cut_from_a_detectors_quads_are_labelled_with_what_each_view_shows() -> None:
+    """``seen_crops``: a card lying clear gives its whole view and both corners; a covered card only the corner
+    where its uncovered index lies (cut where the index is, whichever way round the quad was found); a covered
+    card with no index showing, a quad matching no card, and a card too small to read give nothing."""
+    from vision.detections import Detections
+    from vision.synth.scene import CardTruth
+
+    frame = np.full((720, 1280, 3), 200, np.uint8)
+    w, h = 70.0, 70.0 * 88 / 63
+
+    def card(name: str, x: float, visible: float, corners: tuple[int, ...], side: float = w) -> CardTruth:
+        tall = side * 88 / 63
+        quad = ((x, 100.0), (x + side, 100.0), (x + side, 100.0 + tall), (x, 100.0 + tall))
+        index = {  # small quads round each index: top-left, and bottom-right (the card turned half a turn)
+            0: ((x + 3, 103.0), (x + 12, 103.0), (x + 12, 120.0), (x + 3, 120.0)),
+            2: ((x + side - 12, 100 + tall - 20), (x + side - 3, 100 + tall - 20), (x + side - 3, 100 + tall - 3),
+                (x + side - 12, 100 + tall - 3)),
+        }  # fmt: skip
+        return CardTruth(name, "p1", quad, visible, bool(corners), "waste", tuple(index[c] for c in corners))
+
+    clear, covered, hidden, small = (
+        card("7S", 100, 1.0, (0, 2)),
+        card("3H", 300, 0.3, (2,)),
+        card("9D", 500, 0.2, ()),
+        card("KC", 700, 1.0, (0, 2), side=20),
+    )
+    x = 300 + w - 12
+    frame[int(100 + h - 20) : int(100 + h - 3), int(x) : int(x + 9)] = (0, 0, 255)  # the covered card's index
+    nowhere = np.array([[900, 400], [970, 400], [970, 498], [900, 498]], float)
+    quads = [np.array(t.quad) for t in (clear, covered, hidden, small)] + [nowhere]
+    quads[1] = np.roll(quads[1], 2, axis=0)  # found the other way round
+    found = Detections(np.array(quads), np.full(5, 0.9), np.zeros(5, int))
+    got = dataset.seen_crops(frame, [clear, covered, hidden, small], found)
+    assert sorted((identity, kind) for identity, kind, _ in got) == [
+        ("3H", "seen-index"), ("7S", "seen-card"), ("7S", "seen-index"), ("7S", "seen-index")
+    ]  # fmt: skip
+    red = next(img for identity, _, img in got if identity == "3H")
+    assert img_share(red, (0, 0, 255)) > 0.05  # the crop is cut round the uncovered index
+    assert all(img.shape[:2] == (dataset.INDEX_H, dataset.INDEX_W) for _, k, img in got if k == "seen-index")
+
+
+def img_share(img: np.ndarray, bgr: tuple[int, int, int]) -> float:
+    return float(np.all(np.abs(img.astype(int) - bgr) < 40, axis=2).mean())
+
+
+def test_a_detector_for_crops_is_refused_for_detection_builds_and_when_missing(tmp_path: Path) -> None:
+    weights = Path(__file__).resolve().parents[2] / "models" / "detector.pt"
+    with pytest.raises(dataset.DatasetError, match="kind identify"):
+        dataset.build(tmp_path / "d", kind="detect", frames=1, detector=weights)
+    with pytest.raises(dataset.DatasetError, match="no such detector"):
+        dataset.build(tmp_path / "i", kind="identify", frames=1, detector=tmp_path / "nope.pt")
+    assert not (tmp_path / "i").exists()  # nothing half-built
+
+
+def test_an_identify_build_with_a_detector_adds_crops_cut_from_its_quads(tmp_path: Path) -> None:
+    weights = Path(__file__).resolve().parents[2] / "models" / "detector.pt"
+    built = dataset.build(tmp_path / "id", kind="identify", frames=1, seed=3, detector=weights)
+    kinds = {p.stem.split("_")[-1] for p in (tmp_path / "id").rglob("*.png")}
+    assert {"card", "index", "seen-card", "seen-index"} <= kinds
+    assert built["seen_by"] == json.loads((tmp_path / "id" / "build.json").read_text())["seen_by"]

@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -18,6 +19,7 @@ import numpy as np
 from referee.cards import STANDARD_52
 from referee.rules import PRESETS, Rules
 from referee.simulate import SimResult, simulate
+from vision.detections import Detections, card_corners, match_quads
 from vision.synth.faces import index_fonts
 from vision.synth.render import make_renderer
 from vision.synth.scene import CardTruth, SceneStyle
@@ -117,11 +119,7 @@ def rectify(
     frame: np.ndarray, quad: np.ndarray, size: tuple[int, int], part: tuple[float, float, float, float] = (0, 0, 1, 1)
 ) -> np.ndarray:
     """The region ``part`` (x0, y0, x1, y1 as fractions of the card) of the card at ``quad``, straightened."""
-    tl, tr, br, bl = np.asarray(quad, np.float64)
-    x0, y0, x1, y1 = part
-    u, v = np.array([[x0], [x1], [x1], [x0]]), np.array([[y0], [y0], [y1], [y1]])
-    top, bottom = tl + (tr - tl) * u, bl + (br - bl) * u  # the part's corners, bilinear in the card's quad
-    src = (top + (bottom - top) * v).astype(np.float32)
+    src = _part_polygon(quad, part).astype(np.float32)  # the part's corners, bilinear in the card's quad
     w, h = size
     dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     return cv2.warpPerspective(frame, cv2.getPerspectiveTransform(src, dst), (w, h), flags=cv2.INTER_AREA)
@@ -176,6 +174,40 @@ def crops(
     return out
 
 
+def seen_crops(frame: np.ndarray, truths: list[CardTruth], detections: Detections) -> list[tuple[str, str, np.ndarray]]:
+    """(identity, kind, image) crops of the faces a detector found, cut from its quads as the chain cuts them
+    (the whole card and both index corners, ``card_corners`` order). A view is labelled only with what it shows:
+    the whole card when the card lies nearly uncovered, a corner when one of the card's uncovered indices lies in
+    it. The detector's quads are off in ways random jitter does not imitate (a fanned card's box slides onto the
+    one beneath), and these crops are what the identifier is handed at run time."""
+    out: list[tuple[str, str, np.ndarray]] = []
+    h, w = frame.shape[:2]
+    faces = [t for t in truths if t.card != "back" and t.card != "JK"]
+    pairs = match_quads(detections, [np.array(t.quad) for t in faces])
+    for i, j in sorted(pairs.items()):
+        t = faces[j]
+        q = card_corners(detections.quads[i])
+        if not _inside(q, w, h) or np.linalg.norm(q[1] - q[0]) < MIN_CARD_PX:
+            continue
+        if t.visible >= 0.9:
+            out.append((t.card, "seen-card", rectify(frame, q, (CROP_W, CROP_H))))
+        indices = [np.array(x, np.float64).mean(axis=0) for x in t.index_quads]
+        for corner in (q, np.roll(q, 2, axis=0)):
+            region = _part_polygon(corner, INDEX_PART).astype(np.float32)
+            if any(cv2.pointPolygonTest(region, (float(x), float(y)), False) >= 0 for x, y in indices):
+                out.append((t.card, "seen-index", rectify(frame, corner, (INDEX_W, INDEX_H), INDEX_PART)))
+    return out
+
+
+def _part_polygon(quad: np.ndarray, part: tuple[float, float, float, float]) -> np.ndarray:
+    """The frame corners of the region ``part`` of the card at ``quad`` (as ``rectify`` cuts it)."""
+    tl, tr, br, bl = np.asarray(quad, np.float64)
+    x0, y0, x1, y1 = part
+    u, v = np.array([[x0], [x1], [x1], [x0]]), np.array([[y0], [y0], [y1], [y1]])
+    top, bottom = tl + (tr - tl) * u, bl + (br - bl) * u
+    return top + (bottom - top) * v
+
+
 def _inside(q: np.ndarray, w: int, h: int) -> bool:
     return bool(q[:, 0].min() >= 1 and q[:, 1].min() >= 1 and q[:, 0].max() <= w - 2 and q[:, 1].max() <= h - 2)
 
@@ -223,8 +255,20 @@ def _jitter(quad: np.ndarray, rng: np.random.Generator | None) -> np.ndarray:
     return moved + rng.normal(0, JITTER["corner"] * side, q.shape)
 
 
-def _build_frame(out: Path, kind: str, seed: int, i: int, max_width: int) -> str:
-    """Renders frame ``i`` of a build into ``out`` (skipped when already done); returns its split."""
+_DETECTORS: dict[str, Any] = {}  # a worker's detector, loaded once
+
+
+def _detector(weights: str) -> Any:
+    if weights not in _DETECTORS:
+        from vision.models import WATCHING, CardDetector  # vision.models imports this module
+
+        _DETECTORS[weights] = CardDetector(Path(weights), **WATCHING)
+    return _DETECTORS[weights]
+
+
+def _build_frame(out: Path, kind: str, seed: int, i: int, max_width: int, detector: str | None = None) -> str:
+    """Renders frame ``i`` of a build into ``out`` (skipped when already done); returns its split. With a
+    ``detector`` (weights), an identification frame also gets ``seen_crops`` of the faces it finds."""
     plan = plan_frame(seed, i)
     done = out / ".done" / f"{i:06d}"
     if done.exists():
@@ -243,7 +287,10 @@ def _build_frame(out: Path, kind: str, seed: int, i: int, max_width: int) -> str
     else:
         jitter = np.random.default_rng([seed, i, 7]) if plan.split == "train" else None
         negatives = np.random.default_rng([seed, i, 11])
-        for j, (identity, what, img) in enumerate(crops(frame, truths, jitter, negatives=negatives)):
+        cut = crops(frame, truths, jitter, negatives=negatives)
+        if detector is not None:
+            cut += seen_crops(frame, truths, _detector(detector)(frame))
+        for j, (identity, what, img) in enumerate(cut):
             folder = out / plan.split / identity
             folder.mkdir(parents=True, exist_ok=True)
             cv2.imwrite(str(folder / f"{name}_{j:03d}_{what}.png"), img)
@@ -252,7 +299,7 @@ def _build_frame(out: Path, kind: str, seed: int, i: int, max_width: int) -> str
     return plan.split
 
 
-def _build_star(args: tuple[Path, str, int, int, int]) -> str:
+def _build_star(args: tuple[Path, str, int, int, int, str | None]) -> str:
     return _build_frame(*args)
 
 
@@ -264,19 +311,25 @@ def build(
     seed: int = 0,
     max_width: int = 1280,  # detection frames are rendered at most this wide; crops come from IDENTIFY_WIDTHS
     workers: int = 1,
+    detector: Path | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, object]:
     """Builds (or resumes) a dataset in ``out``; returns counts per split. Frame i depends only on (seed, i),
-    so any number of ``workers`` gives the same files."""
+    so any number of ``workers`` gives the same files. ``detector``: identification crops also cut from the
+    quads these weights find (``seen_crops``)."""
     if kind not in ("detect", "identify"):
         raise DatasetError(f"kind must be detect or identify, got {kind!r}")
     if frames <= 0:
         raise DatasetError(f"frames must be positive, got {frames}")
     if workers < 1:
         raise DatasetError(f"workers must be at least 1, got {workers}")
+    if detector is not None and kind != "identify":
+        raise DatasetError("a detector cuts identification crops: use it with kind identify")
+    if detector is not None and not detector.is_file():
+        raise DatasetError(f"{detector}: no such detector weights")
     out.mkdir(parents=True, exist_ok=True)
     counts: dict[str, int] = {}
-    jobs = [(out, kind, seed, i, max_width) for i in range(frames)]
+    jobs = [(out, kind, seed, i, max_width, None if detector is None else str(detector)) for i in range(frames)]
     if workers == 1:
         splits = map(_build_star, jobs)
     else:
@@ -311,5 +364,9 @@ def build(
         summary["jitter"] = JITTER
         summary["widths"] = list(IDENTIFY_WIDTHS)
         summary["negatives"] = {"places": NEGATIVES_PER_FRAME, "backs": BACK_NEGATIVES_PER_FRAME}
+        if detector is not None:
+            from vision.quantize import digest
+
+            summary["seen_by"] = {"detector": str(detector), "digest": digest(detector)}
     (out / "build.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
     return summary
