@@ -934,15 +934,24 @@ def dataset_build(
         Path | None,
         typer.Option(help="identify: also crop the faces these detector weights find, cut as the chain cuts them."),
     ] = None,
+    widths: Annotated[
+        str, typer.Option(help="identify: frame widths crops are cut from, one drawn per frame (comma-separated).")
+    ] = "",
+    min_card_px: Annotated[int | None, typer.Option(help="identify: narrower cards (px) are not cropped.")] = None,
 ) -> None:
     """Builds (or resumes) a YOLO dataset from rendered scenes; held-out designs only in the test split."""
-    from vision.synth.dataset import DatasetError, build
+    from vision.synth.dataset import IDENTIFY_WIDTHS, MIN_CARD_PX, DatasetError, build
 
+    try:
+        sizes = tuple(int(w) for w in widths.split(",")) if widths.strip() else IDENTIFY_WIDTHS
+    except ValueError:
+        fail(f"--widths must be whole numbers separated by commas, got {widths!r}")
     with _progress("building") as bar:
         task = bar.add_task(f"{kind} frames", total=frames)
         try:
             summary = build(out, kind=kind, frames=frames, seed=seed, max_width=max_width, workers=workers,
-                            detector=detector, progress=lambda i, n: bar.update(task, completed=i))  # fmt: skip
+                            detector=detector, widths=sizes, min_card_px=min_card_px or MIN_CARD_PX,
+                            progress=lambda i, n: bar.update(task, completed=i))  # fmt: skip
         except DatasetError as exc:
             fail(str(exc))
     console.print(f"{out}: {summary['splits']}", highlight=False)

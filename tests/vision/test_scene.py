@@ -381,3 +381,26 @@ def test_an_identify_build_with_a_detector_adds_crops_cut_from_its_quads(tmp_pat
     kinds = {p.stem.split("_")[-1] for p in (tmp_path / "id").rglob("*.png")}
     assert {"card", "index", "seen-card", "seen-index"} <= kinds
     assert built["seen_by"] == json.loads((tmp_path / "id" / "build.json").read_text())["seen_by"]
+
+
+def test_crops_for_a_farther_camera_come_from_narrower_frames_and_smaller_cards(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    widths: list[int | None] = []
+    render = dataset.render_frame
+
+    def recorded(plan: dataset.FramePlan, *, max_width: int | None = None) -> Any:
+        widths.append(max_width)
+        return render(plan, max_width=max_width)
+
+    monkeypatch.setattr(dataset, "render_frame", recorded)
+    built = dataset.build(tmp_path / "id", kind="identify", frames=2, seed=1, widths=(960,), min_card_px=24)
+    assert widths == [960, 960] and built["widths"] == [960] and built["min_card_px"] == 24
+    with pytest.raises(dataset.DatasetError, match="320 px"):
+        dataset.build(tmp_path / "bad", kind="identify", frames=1, widths=(100,))
+    from vision.synth.scene import CardTruth
+
+    frame = np.full((720, 1280, 3), 200, np.uint8)
+    small = CardTruth("5H", "p1", ((100, 100), (130, 100), (130, 142), (100, 142)), 1.0, True, "waste")
+    assert dataset.crops(frame, [small]) == []  # 30 px: narrower than the default's 36
+    assert {k for _, k, _ in dataset.crops(frame, [small], min_px=24)} == {"card", "index"}

@@ -138,6 +138,7 @@ def crops(
     rng: np.random.Generator | None = None,
     *,
     negatives: np.random.Generator | None = None,
+    min_px: int = MIN_CARD_PX,
 ) -> list[tuple[str, str, np.ndarray]]:
     """(identity, kind, image) crops: whole cards that are nearly uncovered, and every visible index corner.
     With ``rng``, each crop's corners are jittered as a detector's would be, and whole cards are sometimes
@@ -153,7 +154,7 @@ def crops(
         q = np.array(c.quad)
         if not _inside(q, w, h):
             continue  # partly outside the frame
-        if np.linalg.norm(q[1] - q[0]) < MIN_CARD_PX:
+        if np.linalg.norm(q[1] - q[0]) < min_px:
             continue  # too small for its index to be read by anyone
         if c.visible >= 0.9:
             whole = np.roll(q, 2, axis=0) if rng is not None and rng.random() < 0.5 else q
@@ -166,7 +167,7 @@ def crops(
             np.array(c.quad)
             for c in truths
             if c.card == "back" and c.visible >= 0.6 and _inside(np.array(c.quad), w, h)
-            and np.linalg.norm(np.array(c.quad[1]) - np.array(c.quad[0])) >= MIN_CARD_PX
+            and np.linalg.norm(np.array(c.quad[1]) - np.array(c.quad[0])) >= min_px
         ]  # fmt: skip
         for k in negatives.permutation(len(backs))[:BACK_NEGATIVES_PER_FRAME]:
             q = np.roll(backs[k], 2, axis=0) if negatives.random() < 0.5 else backs[k]
@@ -174,7 +175,9 @@ def crops(
     return out
 
 
-def seen_crops(frame: np.ndarray, truths: list[CardTruth], detections: Detections) -> list[tuple[str, str, np.ndarray]]:
+def seen_crops(
+    frame: np.ndarray, truths: list[CardTruth], detections: Detections, min_px: int = MIN_CARD_PX
+) -> list[tuple[str, str, np.ndarray]]:
     """(identity, kind, image) crops of the faces a detector found, cut from its quads as the chain cuts them
     (the whole card and both index corners, ``card_corners`` order). A view is labelled only with what it shows:
     the whole card when the card lies nearly uncovered, a corner when one of the card's uncovered indices lies in
@@ -187,7 +190,7 @@ def seen_crops(frame: np.ndarray, truths: list[CardTruth], detections: Detection
     for i, j in sorted(pairs.items()):
         t = faces[j]
         q = card_corners(detections.quads[i])
-        if not _inside(q, w, h) or np.linalg.norm(q[1] - q[0]) < MIN_CARD_PX:
+        if not _inside(q, w, h) or np.linalg.norm(q[1] - q[0]) < min_px:
             continue
         if t.visible >= 0.9:
             out.append((t.card, "seen-card", rectify(frame, q, (CROP_W, CROP_H))))
@@ -266,7 +269,17 @@ def _detector(weights: str) -> Any:
     return _DETECTORS[weights]
 
 
-def _build_frame(out: Path, kind: str, seed: int, i: int, max_width: int, detector: str | None = None) -> str:
+@dataclass(frozen=True, slots=True)
+class CropRecipe:
+    """How identification crops are cut: from frames rendered at most one of ``widths`` wide, of cards at least
+    ``min_px`` wide there, and (``detector``: weights) also from that detector's quads (``seen_crops``)."""
+
+    widths: tuple[int, ...] = IDENTIFY_WIDTHS
+    min_px: int = MIN_CARD_PX
+    detector: str | None = None
+
+
+def _build_frame(out: Path, kind: str, seed: int, i: int, max_width: int, recipe: CropRecipe = CropRecipe()) -> str:
     """Renders frame ``i`` of a build into ``out`` (skipped when already done); returns its split. With a
     ``detector`` (weights), an identification frame also gets ``seen_crops`` of the faces it finds."""
     plan = plan_frame(seed, i)
@@ -274,7 +287,7 @@ def _build_frame(out: Path, kind: str, seed: int, i: int, max_width: int, detect
     if done.exists():
         return plan.split
     if kind == "identify":  # cameras film at 720p-1080p: crops come from frames of those widths
-        max_width = int(np.random.default_rng([seed, i, 13]).choice(IDENTIFY_WIDTHS))
+        max_width = int(np.random.default_rng([seed, i, 13]).choice(recipe.widths))
     frame, truths = render_frame(plan, max_width=max_width)
     name = f"s{seed}_{i:06d}"
     if kind == "detect":
@@ -287,9 +300,9 @@ def _build_frame(out: Path, kind: str, seed: int, i: int, max_width: int, detect
     else:
         jitter = np.random.default_rng([seed, i, 7]) if plan.split == "train" else None
         negatives = np.random.default_rng([seed, i, 11])
-        cut = crops(frame, truths, jitter, negatives=negatives)
-        if detector is not None:
-            cut += seen_crops(frame, truths, _detector(detector)(frame))
+        cut = crops(frame, truths, jitter, negatives=negatives, min_px=recipe.min_px)
+        if recipe.detector is not None:
+            cut += seen_crops(frame, truths, _detector(recipe.detector)(frame), recipe.min_px)
         for j, (identity, what, img) in enumerate(cut):
             folder = out / plan.split / identity
             folder.mkdir(parents=True, exist_ok=True)
@@ -299,7 +312,7 @@ def _build_frame(out: Path, kind: str, seed: int, i: int, max_width: int, detect
     return plan.split
 
 
-def _build_star(args: tuple[Path, str, int, int, int, str | None]) -> str:
+def _build_star(args: tuple[Path, str, int, int, int, CropRecipe]) -> str:
     return _build_frame(*args)
 
 
@@ -312,24 +325,32 @@ def build(
     max_width: int = 1280,  # detection frames are rendered at most this wide; crops come from IDENTIFY_WIDTHS
     workers: int = 1,
     detector: Path | None = None,
+    widths: tuple[int, ...] = IDENTIFY_WIDTHS,
+    min_card_px: int = MIN_CARD_PX,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, object]:
     """Builds (or resumes) a dataset in ``out``; returns counts per split. Frame i depends only on (seed, i),
     so any number of ``workers`` gives the same files. ``detector``: identification crops also cut from the
-    quads these weights find (``seen_crops``)."""
+    quads these weights find (``seen_crops``); ``widths`` and ``min_card_px``: the cameras' frame widths crops
+    are cut from and the narrowest card cut (``CropRecipe``)."""
     if kind not in ("detect", "identify"):
         raise DatasetError(f"kind must be detect or identify, got {kind!r}")
     if frames <= 0:
         raise DatasetError(f"frames must be positive, got {frames}")
     if workers < 1:
         raise DatasetError(f"workers must be at least 1, got {workers}")
-    if detector is not None and kind != "identify":
-        raise DatasetError("a detector cuts identification crops: use it with kind identify")
+    if (detector is not None or widths != IDENTIFY_WIDTHS or min_card_px != MIN_CARD_PX) and kind != "identify":
+        raise DatasetError("a detector, widths and a narrowest card are for identification crops: kind identify")
+    if not widths or min(widths) < 320 or min_card_px < 8:
+        raise DatasetError(
+            f"widths must be 320 px or more and the narrowest card 8 px or more, got {widths}, {min_card_px}"
+        )
     if detector is not None and not detector.is_file():
         raise DatasetError(f"{detector}: no such detector weights")
     out.mkdir(parents=True, exist_ok=True)
     counts: dict[str, int] = {}
-    jobs = [(out, kind, seed, i, max_width, None if detector is None else str(detector)) for i in range(frames)]
+    recipe = CropRecipe(tuple(widths), min_card_px, None if detector is None else str(detector))
+    jobs = [(out, kind, seed, i, max_width, recipe) for i in range(frames)]
     if workers == 1:
         splits = map(_build_star, jobs)
     else:
@@ -362,7 +383,8 @@ def build(
     if kind == "identify":
         summary["index_part"] = list(INDEX_PART)
         summary["jitter"] = JITTER
-        summary["widths"] = list(IDENTIFY_WIDTHS)
+        summary["widths"] = list(widths)
+        summary["min_card_px"] = min_card_px
         summary["negatives"] = {"places": NEGATIVES_PER_FRAME, "backs": BACK_NEGATIVES_PER_FRAME}
         if detector is not None:
             from vision.quantize import digest
