@@ -174,7 +174,9 @@ def test_detect_dataset_loads_with_ultralytics(tmp_path: Path) -> None:
     assert len(ds.labels) >= 1 and ds.labels[0]["segments"] is not None
 
 
-def test_identify_crops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def rendered_widths(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
+    """The widths the dataset builder asks frames to be rendered at, in order."""
     widths: list[int | None] = []
     render = dataset.render_frame
 
@@ -183,6 +185,11 @@ def test_identify_crops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
         return render(plan, max_width=max_width)
 
     monkeypatch.setattr(dataset, "render_frame", recorded)
+    return widths
+
+
+def test_identify_crops(tmp_path: Path, rendered_widths: list[int | None]) -> None:
+    widths = rendered_widths
     dataset.build(tmp_path / "id", kind="identify", frames=2, seed=1)
     assert len(widths) == 2 and set(widths) <= set(dataset.IDENTIFY_WIDTHS)  # a camera's sizes, not up to 4K
     crops = list((tmp_path / "id").rglob("*.png"))
@@ -384,16 +391,9 @@ def test_an_identify_build_with_a_detector_adds_crops_cut_from_its_quads(tmp_pat
 
 
 def test_crops_for_a_farther_camera_come_from_narrower_frames_and_smaller_cards(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, rendered_widths: list[int | None]
 ) -> None:
-    widths: list[int | None] = []
-    render = dataset.render_frame
-
-    def recorded(plan: dataset.FramePlan, *, max_width: int | None = None) -> Any:
-        widths.append(max_width)
-        return render(plan, max_width=max_width)
-
-    monkeypatch.setattr(dataset, "render_frame", recorded)
+    widths = rendered_widths
     built = dataset.build(tmp_path / "id", kind="identify", frames=2, seed=1, widths=(960,), min_card_px=24)
     assert widths == [960, 960] and built["widths"] == [960] and built["min_card_px"] == 24
     with pytest.raises(dataset.DatasetError, match="320 px"):
