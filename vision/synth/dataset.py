@@ -280,8 +280,8 @@ class CropRecipe:
 
 
 def _build_frame(out: Path, kind: str, seed: int, i: int, max_width: int, recipe: CropRecipe = CropRecipe()) -> str:
-    """Renders frame ``i`` of a build into ``out`` (skipped when already done); returns its split. With a
-    ``detector`` (weights), an identification frame also gets ``seen_crops`` of the faces it finds."""
+    """Renders frame ``i`` of a build into ``out`` (skipped when already done); returns its split. An
+    identification frame's crops are cut as ``recipe`` says (with its detector, ``seen_crops`` too)."""
     plan = plan_frame(seed, i)
     done = out / ".done" / f"{i:06d}"
     if done.exists():
