@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -44,20 +45,6 @@ def multiset_counts(truth: Counter[str], read: Counter[str]) -> tuple[int, int, 
     return hit, sum(read.values()) - hit, sum(truth.values()) - hit
 
 
-def _watching(reader: CardReader, image: np.ndarray) -> Detections:
-    """The detector's boxes with the suppression review and live use (``WATCHING``: every card of a ladder or a
-    fan kept), whatever the reader was loaded with."""
-    det = reader.detector
-    kept = {k: getattr(det, k) for k in WATCHING}
-    try:
-        for k, v in WATCHING.items():
-            setattr(det, k, v)
-        return det(image)
-    finally:
-        for k, v in kept.items():
-            setattr(det, k, v)
-
-
 def evaluate_renders(
     reader: CardReader, frames: int, *, progress: Callable[[int, int], None] | None = None
 ) -> dict[str, Any]:
@@ -70,6 +57,9 @@ def evaluate_renders(
     watched_zones = Counter[str]()  # cards found with the chain's suppression, by zone
     confusion = np.zeros((len(CLASSES), len(CLASSES)), np.int64)
     errors: list[dict[str, Any]] = []
+    # The reader's detector with the suppression review and live use (``WATCHING``: every card of a ladder or a
+    # fan kept), whatever the reader was loaded with.
+    watching = replace(reader.detector, **WATCHING)
     for k, plan in enumerate(heldout_frames(frames)):
         image, truths = render_frame(plan, max_width=1280)
         scored = labelled(truths)
@@ -77,7 +67,7 @@ def evaluate_renders(
         found = reader.detector(image)
         pairs = match_quads(found, quads)
         # The same frame as the camera chain sees it (its suppression keeps stacked cards): recall by zone too.
-        watched = _watching(reader, image)
+        watched = watching(image)
         watched_pairs = match_quads(watched, quads)
         det["watch_tp"] += len(watched_pairs)
         det["watch_fp"] += len(watched) - len(watched_pairs)

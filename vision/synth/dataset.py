@@ -7,6 +7,7 @@ files exist are skipped. Train and val frames use training designs; test frames 
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -152,10 +153,8 @@ def crops(
         if c.card == "back" or c.card == "JK" or not c.index_visible:
             continue
         q = np.array(c.quad)
-        if not _inside(q, w, h):
-            continue  # partly outside the frame
-        if np.linalg.norm(q[1] - q[0]) < min_px:
-            continue  # too small for its index to be read by anyone
+        if not _croppable(q, w, h, min_px):
+            continue
         if c.visible >= 0.9:
             whole = np.roll(q, 2, axis=0) if rng is not None and rng.random() < 0.5 else q
             out.append((c.card, "card", rectify(frame, _jitter(whole, rng), (CROP_W, CROP_H))))
@@ -166,9 +165,8 @@ def crops(
         backs = [
             np.array(c.quad)
             for c in truths
-            if c.card == "back" and c.visible >= 0.6 and _inside(np.array(c.quad), w, h)
-            and np.linalg.norm(np.array(c.quad[1]) - np.array(c.quad[0])) >= min_px
-        ]  # fmt: skip
+            if c.card == "back" and c.visible >= 0.6 and _croppable(np.array(c.quad), w, h, min_px)
+        ]
         for k in negatives.permutation(len(backs))[:BACK_NEGATIVES_PER_FRAME]:
             q = np.roll(backs[k], 2, axis=0) if negatives.random() < 0.5 else backs[k]
             out.append((NOT_A_CARD, "back", rectify(frame, _jitter(q, rng), (CROP_W, CROP_H))))
@@ -190,7 +188,7 @@ def seen_crops(
     for i, j in sorted(pairs.items()):
         t = faces[j]
         q = card_corners(detections.quads[i])
-        if not _inside(q, w, h) or np.linalg.norm(q[1] - q[0]) < min_px:
+        if not _croppable(q, w, h, min_px):
             continue
         if t.visible >= 0.9:
             out.append((t.card, "seen-card", rectify(frame, q, (CROP_W, CROP_H))))
@@ -211,8 +209,11 @@ def _part_polygon(quad: np.ndarray, part: tuple[float, float, float, float]) -> 
     return top + (bottom - top) * v
 
 
-def _inside(q: np.ndarray, w: int, h: int) -> bool:
-    return bool(q[:, 0].min() >= 1 and q[:, 1].min() >= 1 and q[:, 0].max() <= w - 2 and q[:, 1].max() <= h - 2)
+def _croppable(q: np.ndarray, w: int, h: int, min_px: int) -> bool:
+    """The card at ``q`` lies wholly inside the frame and is at least ``min_px`` wide (narrower, its index is too
+    small to be read by anyone)."""
+    inside = q[:, 0].min() >= 1 and q[:, 1].min() >= 1 and q[:, 0].max() <= w - 2 and q[:, 1].max() <= h - 2
+    return bool(inside and np.linalg.norm(q[1] - q[0]) >= min_px)
 
 
 def negative_quads(
@@ -258,15 +259,12 @@ def _jitter(quad: np.ndarray, rng: np.random.Generator | None) -> np.ndarray:
     return moved + rng.normal(0, JITTER["corner"] * side, q.shape)
 
 
-_DETECTORS: dict[str, Any] = {}  # a worker's detector, loaded once
-
-
+@functools.cache
 def _detector(weights: str) -> Any:
-    if weights not in _DETECTORS:
-        from vision.models import WATCHING, CardDetector  # vision.models imports this module
+    """A worker's detector, loaded once, with the chain's suppression."""
+    from vision.models import WATCHING, CardDetector  # vision.models imports this module
 
-        _DETECTORS[weights] = CardDetector(Path(weights), **WATCHING)
-    return _DETECTORS[weights]
+    return CardDetector(Path(weights), **WATCHING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,7 +320,7 @@ def build(
     kind: str,
     frames: int,
     seed: int = 0,
-    max_width: int = 1280,  # detection frames are rendered at most this wide; crops come from IDENTIFY_WIDTHS
+    max_width: int = 1280,  # detection frames are rendered at most this wide; crops come from ``widths``
     workers: int = 1,
     detector: Path | None = None,
     widths: tuple[int, ...] = IDENTIFY_WIDTHS,
@@ -339,7 +337,8 @@ def build(
         raise DatasetError(f"frames must be positive, got {frames}")
     if workers < 1:
         raise DatasetError(f"workers must be at least 1, got {workers}")
-    if (detector is not None or widths != IDENTIFY_WIDTHS or min_card_px != MIN_CARD_PX) and kind != "identify":
+    recipe = CropRecipe(tuple(widths), min_card_px, None if detector is None else str(detector))
+    if recipe != CropRecipe() and kind != "identify":
         raise DatasetError("a detector, widths and a narrowest card are for identification crops: kind identify")
     if not widths or min(widths) < 320 or min_card_px < 8:
         raise DatasetError(
@@ -349,7 +348,6 @@ def build(
         raise DatasetError(f"{detector}: no such detector weights")
     out.mkdir(parents=True, exist_ok=True)
     counts: dict[str, int] = {}
-    recipe = CropRecipe(tuple(widths), min_card_px, None if detector is None else str(detector))
     jobs = [(out, kind, seed, i, max_width, recipe) for i in range(frames)]
     if workers == 1:
         splits = map(_build_star, jobs)
