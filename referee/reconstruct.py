@@ -13,7 +13,7 @@ Pure and deterministic: ``step(state, view) -> (state, events)``; ``reconstruct(
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -99,6 +99,10 @@ ILLEGAL_SECONDS = 0.8  # how long a top the rules forbid must lie on its pile be
 ILLEGAL_MIN_CONFIDENCE = 0.5
 ILLEGAL_SURE = 0.9  # read this surely, a forbidden top is logged even while a copy of its card lies in some area
 HOLD_SECONDS = 4.0  # how long a demon's new top waits for the old one to land somewhere before it is a flip
+# Two players' copies of a card gone from their areas within this of each other are a conflict's two copies, played
+# at once: an arm seen over the pile says nothing about which landed first (the loser's is often the last there), so
+# the play waits for the copy that goes back. Further apart, the arm picks between them.
+CONFLICT_SPREAD_SECONDS = 0.5
 RETURN_SECONDS = 8.0  # how long after a play its card may be seen back in its player's area (a conflict's loser)
 # A conflict's second copy goes straight back: another copy that was out of sight as a play landed and shows up
 # later than this was only hidden (a waste covered, then uncovered), not put down and taken back.
@@ -251,10 +255,12 @@ def _attribute(
     t: float,
     played: Mapping[str, frozenset[Card]],
     origin: str | None = None,
+    reached: Sequence[str] = (),
 ) -> tuple[str | None, str | None, list[str]]:
     """(player, source, candidates): who lately had ``card`` playable and no longer has it there. A deck
     that already put this identity down cannot have it again. ``origin``, the area the card was tracked
-    from, settles it when that player could have played it."""
+    from, settles it when that player could have played it; ``reached``, the players whose arm was seen over
+    the pile as the card arrived, picks one of several who could have."""
     had = _had(card, before, t, played)
     if origin is not None and card not in played.get(origin, frozenset()):
         place = next((pl for pid, pl in had if pid == origin), None)
@@ -264,12 +270,28 @@ def _attribute(
     if len(gone) > 1:  # a glimpse of the card where another lay before and lies again was a misread of that one
         real = [(pid, place) for pid, place in gone if not _misread(before[pid][card], now[pid])]
         gone = real if len(real) == 1 else gone
+    if len(gone) > 1 and _spread(before, card, gone) > CONFLICT_SPREAD_SECONDS:
+        gone = _one_reached(gone, reached) or gone
     if len(gone) == 1:
         return gone[0][0], gone[0][1], [pid for pid, _ in had]
     if len(had) == 1 and not gone:
         return had[0][0], had[0][1], [had[0][0]]
+    if not gone and (one := _one_reached(had, reached)):
+        return one[0][0], one[0][1], [pid for pid, _ in had]
     pool = [pid for pid, _ in (gone or had)]
     return None, None, pool
+
+
+def _one_reached(places: list[tuple[str, str]], reached: Sequence[str]) -> list[tuple[str, str]]:
+    """The one of ``places`` (player, place) whose player's arm reached the pile, else nothing."""
+    mine = [pp for pp in places if pp[0] in reached]
+    return mine if len(mine) == 1 else []
+
+
+def _spread(before: Mapping[str, Mapping[Card, Sighting]], card: Card, places: list[tuple[str, str]]) -> float:
+    """How far apart in time the players of ``places`` last showed ``card``."""
+    lasts = [before[pid][card].last for pid, _ in places]
+    return max(lasts) - min(lasts)
 
 
 def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
@@ -542,8 +564,12 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     ):
                         reassign_credit(credit, "was back in their area and played again")
                 origin = pile.origin if card == new else None  # a tracked card is the one on top
-                player, source, candidates = _attribute(card, state.playable, players, view.t, played, origin)
+                player, source, candidates = _attribute(
+                    card, state.playable, players, view.t, played, origin, pile.reached if card == new else ()
+                )
                 extra: dict[str, Any] = {"frame": view.frame, "confidence": round(pile.confidence, 3)}
+                if card == new and pile.reached:
+                    extra["reached"] = list(pile.reached)
                 if player is None and not candidates:
                     player, source, read = _by_alternative(card, state.maybe, players, view.t, played)
                     if player is not None:

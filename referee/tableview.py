@@ -26,6 +26,9 @@ class PileView:
     # The origins of further copies of the top card lying on it, in the order they arrived (another deck's
     # same card played at the same moment: a conflict).
     doubles: tuple[str, ...] = ()
+    # The players whose arm reached over this place as its top arrived (the camera saw an arm run from here towards
+    # their seat): evidence for who put the card down that needs no reading of the card. Empty when not watched.
+    reached: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +80,7 @@ class TableView:
 
     def renamed(self, names: Mapping[str, str]) -> TableView:
         """The same view with players called by ``names`` (old id -> new id; ids not in it are kept): the
-        areas, and where each foundation's top and its doubles came from."""
+        areas, and where each foundation's top and its doubles came from and who reached it."""
 
         def new(pid: str) -> str:
             return names.get(pid, pid)
@@ -86,7 +89,12 @@ class TableView:
             self,
             players=tuple(replace(p, id=new(p.id)) for p in self.players),
             foundations=tuple(
-                replace(f, origin=None if f.origin is None else new(f.origin), doubles=tuple(map(new, f.doubles)))
+                replace(
+                    f,
+                    origin=None if f.origin is None else new(f.origin),
+                    doubles=tuple(map(new, f.doubles)),
+                    reached=tuple(map(new, f.reached)),
+                )
                 for f in self.foundations
             ),
         )

@@ -4,7 +4,8 @@ A real-model review of a 60 s game takes minutes, nearly all of it in the detect
 model (vision/table.py) and the reconstruction (referee/reconstruct.py) only see the tracker's per-frame cards,
 so recording those once lets a change to either be measured on many games in seconds. A replay gives exactly
 the review's figures as long as nothing before the table model changed (detector, identifier, tracker); record
-again after changing those.
+again after changing those. The replay decodes the video again and feeds its frames to the chain, which watches
+arms over the table in them (vision/arms.py); `--no-arms` replays without.
 
 python scripts/chain_cache.py record out/e2e-s8/game0{0,1,2} --models models --tag v7
 python scripts/chain_cache.py record out/e2e-s8/game0{0,1,2} --oracle --tag oracle
@@ -98,14 +99,22 @@ class _Replayed:
         return next(self._seen)
 
 
-def replay(game: Path, tag: str) -> tuple[dict[str, Any], Chain]:
+def replay(game: Path, tag: str, arms: bool = True) -> tuple[dict[str, Any], Chain]:
     with (game / f"cache-{tag}.pkl").open("rb") as f:
         cache = pickle.load(f)
     chain, truth, filmed = _chain(game, calibration=cache["calibration"])
     chain.tracks = _Replayed(cache["frames"])  # type: ignore[assignment]
     chain.detect = lambda image: None  # type: ignore[assignment,return-value]
+    # The frames themselves are fed again (the chain watches arms over the table in them); the cards are replayed.
+    video = Source.open(game / "game.mp4").frames(1) if arms else iter(())
+    if not arms:
+        chain.arms = None
+    frame = next(video, None)
     for t, index, shape, _ in cache["frames"]:
-        chain.feed(np.broadcast_to(np.zeros(1, np.uint8), shape), t, index)
+        while frame is not None and frame.index < index:
+            frame = next(video, None)
+        image = frame.image if frame is not None and frame.index == index else None
+        chain.feed(np.broadcast_to(np.zeros(1, np.uint8), shape) if image is None else image, t, index)
     chain.finish(cache["end"])
     return compare(truth, chain.events, until=filmed), chain
 
@@ -122,6 +131,7 @@ def main() -> None:
     ap.add_argument("--same-card", type=float, help="record with this same-card distance (0: none)")
     ap.add_argument("--combine", choices=("max", "sum"), help="record with this pooling of the identifier's views")
     ap.add_argument("--backend", default="auto", help="auto, int8, openvino, onnx or torch")
+    ap.add_argument("--no-arms", action="store_true", help="replay without watching arms over the table")
     ap.add_argument("--show", choices=("plays",), help="also list the plays misattributed, missed and extra")
     args = ap.parse_args()
     total: dict[str, float] = {}
@@ -134,7 +144,7 @@ def main() -> None:
                 game, None if args.oracle else args.models, args.tag, args.fps, detector, args.combine, args.backend
             )
         else:
-            r, _ = replay(game, args.tag)
+            r, _ = replay(game, args.tag, arms=not args.no_arms)
         keep = KEEP if args.show else KEEP[:-3]
         print(game, json.dumps({k: (round(v, 3) if isinstance(v, float) else v) for k, v in r.items() if k in keep}),
               flush=True)  # fmt: skip

@@ -45,6 +45,7 @@ from referee.game import (
 from referee.reconstruct import ReconState, refused, step
 from referee.rules import Rules
 from referee.tableview import PileView, TableView
+from vision.arms import Arms
 from vision.calibrate import Calibration, CalibrationError, from_card_sizes, from_markers
 from vision.capture import Frame
 from vision.detections import Detections
@@ -116,6 +117,8 @@ class Chain:
     calibration: Calibration | None = None
     frame_rate: int = 30
     on_event: Callable[[Event], None] | None = None
+    # Watches arms over the table (who reached a pile as its top changed: vision/arms.py); None: not watched.
+    arms: Arms | None = field(default_factory=Arms)
 
     def __post_init__(self) -> None:
         self.rules = Rules.preset(self.rules_name).with_options(self.options)
@@ -180,6 +183,8 @@ class Chain:
                 raise ValueError("the chain has no detector: pass the frame's detections")
             detections = self.detect(image)
         self.seen = self.tracks.update(image, detections)
+        if self.arms is not None:
+            self.arms.update(image, t)
         self.processed += 1
         before = len(self.events)
         provisional = self.calibration is not None and self.calibration.source == "cards" and self.model is None
@@ -248,7 +253,7 @@ class Chain:
                 self.notes.append(str(exc))
                 return
             self.calibration = self.calibration.with_seats(seats)
-        self.model = TableModel(self.calibration, self.rules.line_size)
+        self.model = TableModel(self.calibration, self.rules.line_size, self.arms)
         view = self.model.view(t, frame, self.seen)
         unnamed = [seat.player for seat in self.calibration.seats if seat.back_bgr is None]
         known = [c for _, c in self.players or () if c in BACK_COLOURS]

@@ -21,6 +21,7 @@ import numpy as np
 
 from referee.cards import Card
 from referee.tableview import PileView, PlayerView, TableView
+from vision.arms import Arms
 from vision.calibrate import CARD_MM, Calibration, Seat
 from vision.synth.faces import BACK_COLOURS
 
@@ -40,6 +41,9 @@ LIFT_READ = 0.9
 # A card put on another one (a waste dealt onto it, a ladder built on it) arrived from this far off: a card only
 # revealed where another was lifted lies where it was first seen.
 ARRIVED_MM = 20.0
+# How far back the arms over a pile are looked at when its top changes: the hand that put the card down was over it
+# in the frames just before (a pile hidden longer than this is asked about only its last stretch).
+REACH_LOOKBACK_S = 1.0
 BURIED_SECONDS = 20.0  # a card covered in an area is reported buried there this long at most, unless seen again
 # A stock names its seat for the whole round, so only a back the detector is sure of is taken for one: a patterned
 # cloth read as a back now and then (s12/game00: a checker cloth, 0.35-0.39, in 3 of 5 frames) once stood in for a
@@ -309,16 +313,20 @@ class _Pile:
     below: Card | None = None  # the top before the current one (shown again if an illegal card is taken back)
     history: set[Card] = field(default_factory=set)  # every card that has been its top
     carried: tuple[np.ndarray, float] | None = None  # where it lay before it was carried off (completed), and when
+    seen_t: float | None = None  # when it was last seen (``last_seen``'s time)
+    # card -> the players whose arm reached the pile as that card first showed as its top (``vision.arms``)
+    reached: dict[Card, tuple[str, ...]] = field(default_factory=dict)
 
 
 class TableModel:
     """Turns the cards seen in each frame into a ``TableView`` (areas, slots, foundation piles)."""
 
-    def __init__(self, calibration: Calibration, line_size: int) -> None:
+    def __init__(self, calibration: Calibration, line_size: int, arms: Arms | None = None) -> None:
         if not calibration.seats:
             raise ValueError("the calibration has no seats: find them at round start first")
         self.calibration = calibration
         self.line_size = line_size
+        self.arms = arms  # who reached a pile as its top changed (fed the frames by the caller)
         self.piles: list[_Pile] = []
         self._next_pile = 1
         self._last_columns: dict[str, set[str]] = {}
@@ -476,6 +484,14 @@ class TableModel:
         _, card, first = self._origin.get(seen.track, (None, None, None))
         return first is not None and card == seen.card and float(np.linalg.norm(first - xy)) > ARRIVED_MM
 
+    def _reached(self, xy: np.ndarray, since: float | None, t: float) -> tuple[str, ...]:
+        """The players whose arm reached ``xy`` since the pile there was last seen as it was (at most
+        ``REACH_LOOKBACK_S`` ago; a new pile: that long)."""
+        if self.arms is None:
+            return ()
+        since = t - REACH_LOOKBACK_S if since is None else max(since, t - REACH_LOOKBACK_S)
+        return self.arms.reaching(self.calibration, xy, since, t)
+
     def _origin_of(self, seen: Seen) -> str | None:
         """The player area ``seen``'s track started in, while it still shows the card it was tracked as."""
         origin, seen_as, _ = self._origin.get(seen.track, (None, None, None))
@@ -535,10 +551,12 @@ class TableModel:
                     pile.xy = centre
                 else:
                     pile = _Pile(f"f{self._next_pile}", centre, card, frame, history={card} if card else set())
+                    if card is not None:
+                        pile.reached[card] = self._reached(centre, None, t)
                     self._next_pile += 1
                     self.piles.append(pile)
             if _buried(pile, card):
-                pile.last_seen = frame  # its top is hidden (a hand over it) and a card beneath shows: not a change
+                pile.last_seen, pile.seen_t = frame, t  # its top is hidden (a hand over it), a card beneath shows
                 continue
             unsure = card is None and pile.top is not None
             if unsure:
@@ -547,7 +565,9 @@ class TableModel:
                 pile.below = pile.top
                 if card is not None:
                     pile.history.add(card)
-            pile.top, pile.last_seen = card, frame
+                if card is not None and card not in pile.reached:  # a card showing again keeps who brought it
+                    pile.reached[card] = self._reached(pile.xy, pile.seen_t, t)
+            pile.top, pile.last_seen, pile.seen_t = card, frame, t
             candidates = tuple((c, p) for c, p in ((_card(n), pr) for n, pr in best[0].candidates) if c is not None)
             origin = self._origin_of(best[0])
             same = sorted((it[0] for it in g if it[0] is not best[0] and it[0].card == best[0].card), key=_track)
@@ -570,6 +590,7 @@ class TableModel:
                         candidates,
                         origin,  # type: ignore[arg-type]
                         tuple(doubles),
+                        pile.reached.get(card, ()) if card is not None else (),
                     ),
                 )
             )

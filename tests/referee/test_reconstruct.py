@@ -1012,3 +1012,39 @@ def test_a_refused_card_still_read_on_its_pile_is_not_taken_back_when_another_de
         logged += events
     assert [p[2] for p in plays(logged)] == ["6S"]
     assert state.suspect.get("h") == C("5H")  # the 6S is still the refused card on the 5H, not taken back
+
+
+def reached_pile(pid: str, top: str, *players: str) -> PileView:
+    return PileView(pid, 0.0, 0.0, C(top), 0.9, reached=players)
+
+
+def test_an_arm_over_the_pile_picks_between_copies_that_left_at_different_times() -> None:
+    """a's waste 7H went out of sight a second before b's line 7H did, as a 7H landed: both decks lost the card.
+    Only b's arm was seen over the pile, so b played it; unseen, the play waits for evidence. Two copies gone within
+    half a second of each other are a conflict's two copies, and the arm (often the loser's, the last there) does
+    not decide that."""
+
+    def first_play(a_last: float, *reached: str) -> str | None:
+        views = [
+            view(0, (pile("h", "6H"),), pv("a", None, (), "7H"), pv("b", None, ("7H",))),
+            view(a_last, (pile("h", "6H"),), pv("a", None, (), "7H"), pv("b", None, ("7H",))),
+            view(a_last + 0.05, (pile("h", "6H"),), pv("a", None, (), "QS"), pv("b", None, ("7H",))),
+            view(1.9, (pile("h", "6H"),), pv("a", None, (), "QS"), pv("b", None, ("7H",))),
+            view(2.0, (reached_pile("h", "7H", *reached),), pv("a", None, (), "QS"), pv("b", None, (None,))),
+        ]
+        return next(p for p in plays(reconstruct(views)) if p[2] == "7H")[1]
+
+    assert first_play(0.9, "b") == "b"
+    assert first_play(0.9) is None
+    assert first_play(0.9, "a", "b") is None
+    assert first_play(1.7, "b") is None  # a's copy last seen at 1.7 s, b's at 1.9 s: at once
+
+
+def test_an_arm_over_the_pile_picks_among_decks_whose_areas_were_hidden() -> None:
+    views = [
+        view(0, (pile("h", "6H"),), pv("a", "7H"), pv("b", None, ("7H",))),
+        view(1, (reached_pile("h", "7H", "a"),), pv("a", "7H", occluded=True), pv("b", None, ("7H",), occluded=True)),
+    ]
+    assert plays(reconstruct(views))[0][:3] == ("play", "a", "7H")
+    views[1] = view(1, (pile("h", "7H"),), pv("a", "7H", occluded=True), pv("b", None, ("7H",), occluded=True))
+    assert plays(reconstruct(views))[0][:3] == ("play", None, "7H")

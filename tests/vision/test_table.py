@@ -401,3 +401,33 @@ def test_a_card_read_unsurely_once_where_it_lay_and_then_gone_was_not_lifted_as_
     model.view(0.1, 2, [*rest, in_hand, misread, ace])
     view = model.view(0.2, 3, [*rest, tracked(card_at(502, 498, "2H"), 99)])
     assert view.foundations[0].origin == "blue"
+
+
+class ScriptedArms:
+    """Stands in for ``vision.arms.Arms``: says who reached, and records what it was asked."""
+
+    def __init__(self, answers: list[tuple[str, ...]]) -> None:
+        self.answers = answers
+        self.asked: list[tuple[float, float]] = []
+
+    def reaching(self, calibration: object, xy: np.ndarray, since: float, until: float) -> tuple[str, ...]:
+        self.asked.append((since, until))
+        return self.answers.pop(0)
+
+
+def test_a_pile_says_whose_arm_reached_it_as_each_top_arrived_and_a_top_showing_again_keeps_it() -> None:
+    model = two_players()
+    arms = ScriptedArms([("red",), ("blue",), ("red", "blue")])
+    model.arms = arms  # type: ignore[assignment]
+    v1 = model.view(0.0, 1, [card_at(450, 500, "AS")])
+    assert [p.reached for p in v1.foundations] == [("red",)]
+    v2 = model.view(1.0, 2, [card_at(451, 500, "2S")])
+    assert [p.reached for p in v2.foundations] == [("blue",)]
+    assert arms.asked[-1] == (0.0, 1.0)  # since the pile was last seen as it was
+    model.view(1.5, 3, [card_at(451, 500, "3S")])  # a hand over the pile, the 3S read: both arms there
+    model.view(2.0, 4, [card_at(451, 500, "2S")])  # ... the 3S was a misreading of the 2S
+    v5 = model.view(3.5, 5, [card_at(451, 500, "2S")])
+    assert [p.reached for p in v5.foundations] == [("blue",)]  # who brought the 2S, not who was there later
+    assert not arms.answers
+    model.arms = None
+    assert [p.reached for p in model.view(4.0, 6, [card_at(451, 500, "3S")]).foundations] == [("red", "blue")]
