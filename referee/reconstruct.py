@@ -575,6 +575,12 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     if player is not None:
                         candidates = [player]
                         extra["read_as"] = str(read)
+                    elif (
+                        card == new and len(pile.reached) == 1 and card not in played.get(pile.reached[0], frozenset())
+                    ):
+                        # Nobody was seen with it nor with a card it might have been: the one arm over the pile
+                        # says who (where from is not known).
+                        player, candidates = pile.reached[0], [pile.reached[0]]
                 if inferred:
                     extra["inferred"] = True
                 if player is None:

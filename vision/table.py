@@ -44,6 +44,7 @@ ARRIVED_MM = 20.0
 # How far back the arms over a pile are looked at when its top changes: the hand that put the card down was over it
 # in the frames just before (a pile hidden longer than this is asked about only its last stretch).
 REACH_LOOKBACK_S = 1.0
+REACH_KEEP_S = 3.0  # a pile's top showing again this soon after it last showed keeps who brought it
 BURIED_SECONDS = 20.0  # a card covered in an area is reported buried there this long at most, unless seen again
 # A stock names its seat for the whole round, so only a back the detector is sure of is taken for one: a patterned
 # cloth read as a back now and then (s12/game00: a checker cloth, 0.35-0.39, in 3 of 5 frames) once stood in for a
@@ -314,8 +315,9 @@ class _Pile:
     history: set[Card] = field(default_factory=set)  # every card that has been its top
     carried: tuple[np.ndarray, float] | None = None  # where it lay before it was carried off (completed), and when
     seen_t: float | None = None  # when it was last seen (``last_seen``'s time)
-    # card -> the players whose arm reached the pile as that card first showed as its top (``vision.arms``)
-    reached: dict[Card, tuple[str, ...]] = field(default_factory=dict)
+    # card -> (the players whose arm reached the pile as that card showed as its top (``vision.arms``), when it was
+    # last its top)
+    reached: dict[Card, tuple[tuple[str, ...], float]] = field(default_factory=dict)
 
 
 class TableModel:
@@ -552,7 +554,7 @@ class TableModel:
                 else:
                     pile = _Pile(f"f{self._next_pile}", centre, card, frame, history={card} if card else set())
                     if card is not None:
-                        pile.reached[card] = self._reached(centre, None, t)
+                        pile.reached[card] = (self._reached(centre, None, t), t)
                     self._next_pile += 1
                     self.piles.append(pile)
             if _buried(pile, card):
@@ -565,8 +567,11 @@ class TableModel:
                 pile.below = pile.top
                 if card is not None:
                     pile.history.add(card)
-                if card is not None and card not in pile.reached:  # a card showing again keeps who brought it
-                    pile.reached[card] = self._reached(pile.xy, pile.seen_t, t)
+                # A card showing again soon (a hand passed, or it was misread a moment) keeps who brought it.
+                if card is not None and t - pile.reached.get(card, ((), -math.inf))[1] > REACH_KEEP_S:
+                    pile.reached[card] = (self._reached(pile.xy, pile.seen_t, t), t)
+            if card is not None and card in pile.reached:
+                pile.reached[card] = (pile.reached[card][0], t)
             pile.top, pile.last_seen, pile.seen_t = card, frame, t
             candidates = tuple((c, p) for c, p in ((_card(n), pr) for n, pr in best[0].candidates) if c is not None)
             origin = self._origin_of(best[0])
@@ -590,7 +595,7 @@ class TableModel:
                         candidates,
                         origin,  # type: ignore[arg-type]
                         tuple(doubles),
-                        pile.reached.get(card, ()) if card is not None else (),
+                        pile.reached[card][0] if card in pile.reached else (),
                     ),
                 )
             )

@@ -1048,3 +1048,14 @@ def test_an_arm_over_the_pile_picks_among_decks_whose_areas_were_hidden() -> Non
     assert plays(reconstruct(views))[0][:3] == ("play", "a", "7H")
     views[1] = view(1, (pile("h", "7H"),), pv("a", "7H", occluded=True), pv("b", None, ("7H",), occluded=True))
     assert plays(reconstruct(views))[0][:3] == ("play", None, "7H")
+
+
+def test_a_card_nobody_was_seen_with_goes_to_the_one_arm_over_its_pile() -> None:
+    """b's waste 7H was read as a 9C all along, so no deck had a 7H: the arm over the pile says who played it."""
+    views = [
+        view(0, (pile("h", "6H"),), pv("a", "2S"), pv("b", None, (), "9C")),
+        view(1, (reached_pile("h", "7H", "b"),), pv("a", "2S"), pv("b", None, (), "QS")),
+    ]
+    assert plays(reconstruct(views))[0] == ("play", "b", "7H", "h", None, False)
+    views[1] = view(1, (reached_pile("h", "7H", "a", "b"),), pv("a", "2S"), pv("b", None, (), "QS"))
+    assert plays(reconstruct(views))[0][1] is None

@@ -429,5 +429,6 @@ def test_a_pile_says_whose_arm_reached_it_as_each_top_arrived_and_a_top_showing_
     v5 = model.view(3.5, 5, [card_at(451, 500, "2S")])
     assert [p.reached for p in v5.foundations] == [("blue",)]  # who brought the 2S, not who was there later
     assert not arms.answers
-    model.arms = None
+    arms.answers = [("red",)]
     assert [p.reached for p in model.view(4.0, 6, [card_at(451, 500, "3S")]).foundations] == [("red", "blue")]
+    assert [p.reached for p in model.view(8.0, 7, [card_at(451, 500, "2S")]).foundations] == [("red",)]  # long after
