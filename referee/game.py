@@ -298,6 +298,14 @@ def _candidates(ev: Event) -> tuple[str, ...]:
     return tuple(str(c) for c in raw) if isinstance(raw, list) else ()
 
 
+def _arms_seen(ev: Event) -> str:
+    """What the camera saw of arms over the pile as the card arrived (the log's ``reached``), for the message."""
+    raw = ev.extra.get("reached")
+    if not isinstance(raw, list) or not raw:
+        return ""
+    return f" (an arm reached the pile from {', '.join(str(r) for r in raw)})"
+
+
 def _check_identity(state: RoundState, p: PlayerState, card: Card) -> str | None:
     """Layer 2: the card must be one the player's deck can still hold."""
     if card.is_joker:
@@ -417,7 +425,7 @@ def _play(state: RoundState, ev: Play) -> list[Verdict]:
                 UNATTRIBUTED,
                 None,
                 ev.card,
-                f"{ev.card} on {ev.pile}: who played it is not known",
+                f"{ev.card} on {ev.pile}: who played it is not known{_arms_seen(ev)}",
                 _candidates(ev),
             )
         ]

@@ -220,3 +220,11 @@ def test_apply_does_not_touch_its_input() -> None:
     before = json.dumps(tally(state).to_json())
     apply(state, events[1])
     assert json.dumps(tally(state).to_json()) == before and state.foundations == {}
+
+
+def test_an_unattributed_play_says_whose_arm_the_camera_saw_over_the_pile() -> None:
+    state = replay(log(start(A, B)))
+    _, seen = apply(state, log(start(A, B), play(None, "AH", "h", 1, candidates=["a", "b"], reached=["a", "b"]))[-1])
+    _, unseen = apply(state, log(start(A, B), play(None, "AH", "h", 1, candidates=["a", "b"]))[-1])
+    assert seen[0].message.endswith("(an arm reached the pile from a, b)")
+    assert unseen[0].message == "AH on h: who played it is not known"
