@@ -260,8 +260,14 @@ def _attribute(
     """(player, source, candidates): who lately had ``card`` playable and no longer has it there. A deck
     that already put this identity down cannot have it again. ``origin``, the area the card was tracked
     from, settles it when that player could have played it; ``reached``, the players whose arm was seen over
-    the pile as the card arrived, picks one of several who could have."""
+    the pile as the card arrived, settles it first when it names one player who could have (unless two copies left
+    their areas at once: a conflict's, where the arm last there is often the loser's), and otherwise picks one of
+    several who could have."""
     had = _had(card, before, t, played)
+    if len(reached) == 1 and (arm := [pp for pp in had if pp[0] == reached[0]]):
+        both = _gone(had, card, now)
+        if len(both) < 2 or _spread(before, card, both) > CONFLICT_SPREAD_SECONDS:
+            return arm[0][0], arm[0][1], [pid for pid, _ in had]
     if origin is not None and card not in played.get(origin, frozenset()):
         place = next((pl for pid, pl in had if pid == origin), None)
         if place is not None or not had:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from referee.cards import Card
@@ -1059,3 +1061,21 @@ def test_a_card_nobody_was_seen_with_goes_to_the_one_arm_over_its_pile() -> None
     assert plays(reconstruct(views))[0] == ("play", "b", "7H", "h", None, False)
     views[1] = view(1, (reached_pile("h", "7H", "a", "b"),), pv("a", "2S"), pv("b", None, (), "QS"))
     assert plays(reconstruct(views))[0][1] is None
+
+
+def test_one_arm_over_the_pile_outweighs_the_tracked_origin_unless_two_copies_left_at_once() -> None:
+    """The tracker followed a's 7H to the pile, but only b's arm reached it and b's copy is gone: tracks of two
+    copies of a card swap in flight, an arm belongs to one player. Both copies gone at once is a conflict: the
+    tracked origin stands (the arm last there is often the loser's)."""
+
+    def credited(a_after: str, *reached: str) -> str | None:
+        top = replace(reached_pile("h", "7H", *reached), origin="a")
+        views = [
+            view(0, (pile("h", "6H"),), pv("a", None, ("7H",)), pv("b", None, (), "7H")),
+            view(1, (top,), pv("a", None, (a_after,)), pv("b", None, (), "QS")),
+        ]
+        return plays(reconstruct(views))[0][1]
+
+    assert credited("7H", "b") == "b"
+    assert credited("7H") == "a"
+    assert credited("9C", "b") == "a"
