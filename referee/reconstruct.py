@@ -262,9 +262,9 @@ def _attribute(
     from, settles it when that player could have played it; ``reached``, the players whose arm was seen over
     the pile as the card arrived, settles it first when it names one player who could have (unless two copies left
     their areas at once: a conflict's, where the arm last there is often the loser's), and otherwise picks one of
-    several who could have."""
+    several whose copy is gone."""
     had = _had(card, before, t, played)
-    if len(reached) == 1 and (arm := [pp for pp in had if pp[0] == reached[0]]):
+    if arm := _one_reached(had, reached):
         both = _gone(had, card, now)
         if len(both) < 2 or _spread(before, card, both) > CONFLICT_SPREAD_SECONDS:
             return arm[0][0], arm[0][1], [pid for pid, _ in had]
@@ -282,8 +282,6 @@ def _attribute(
         return gone[0][0], gone[0][1], [pid for pid, _ in had]
     if len(had) == 1 and not gone:
         return had[0][0], had[0][1], [had[0][0]]
-    if not gone and (one := _one_reached(had, reached)):
-        return one[0][0], one[0][1], [pid for pid, _ in had]
     pool = [pid for pid, _ in (gone or had)]
     return None, None, pool
 
