@@ -216,7 +216,8 @@ def frame_jpeg(image: np.ndarray, width: int = 960, quality: int = 70) -> bytes:
 
 
 def draw(image: np.ndarray, chain: Chain, t: float) -> np.ndarray:
-    """The frame with quads and readings, each player's area, the foundation piles and recent flags."""
+    """The frame with quads and readings, each player's area, the foundation piles (with whose arm brought each
+    top) and recent flags."""
     out = image.copy()
     scale = max(1, round(image.shape[1] / 1280))
     for s in chain.seen:
@@ -238,7 +239,8 @@ def draw(image: np.ndarray, chain: Chain, t: float) -> np.ndarray:
     if chain.last_view is not None and cal is not None:
         for pile in chain.last_view.foundations:
             xy = cal.to_image(np.array([[pile.x, pile.y]]))[0]
-            _text(out, f"{pile.id}:{pile.top or '?'}", (int(xy[0]), int(xy[1])), 0.6 * scale, (0, 255, 255))
+            arms = f" <{','.join(pile.reached)}" if pile.reached else ""  # whose arm brought the top
+            _text(out, f"{pile.id}:{pile.top or '?'}{arms}", (int(xy[0]), int(xy[1])), 0.6 * scale, (0, 255, 255))
     recent = [f for f in chain.flags if t - f.t <= FLAG_SHOW_SECONDS]
     for k, f in enumerate(recent[-4:]):
         _text(out, f"FLAG {f.verdict.code}: {f.verdict.message}", (10 * scale, (30 + 28 * k) * scale), 0.7 * scale,
