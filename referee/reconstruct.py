@@ -264,19 +264,17 @@ def _attribute(
     their areas at once: a conflict's, where the arm last there is often the loser's), and otherwise picks one of
     several whose copy is gone."""
     had = _had(card, before, t, played)
-    if arm := _one_reached(had, reached):
-        both = _gone(had, card, now)
-        if len(both) < 2 or _spread(before, card, both) > CONFLICT_SPREAD_SECONDS:
-            return arm[0][0], arm[0][1], [pid for pid, _ in had]
+    gone = _gone(had, card, now)
+    if not _at_once(before, card, gone) and (arm := _one_reached(had, reached)):
+        return arm[0][0], arm[0][1], [pid for pid, _ in had]
     if origin is not None and card not in played.get(origin, frozenset()):
         place = next((pl for pid, pl in had if pid == origin), None)
         if place is not None or not had:
             return origin, place, [pid for pid, _ in had] or [origin]
-    gone = _gone(had, card, now)
     if len(gone) > 1:  # a glimpse of the card where another lay before and lies again was a misread of that one
         real = [(pid, place) for pid, place in gone if not _misread(before[pid][card], now[pid])]
         gone = real if len(real) == 1 else gone
-    if len(gone) > 1 and _spread(before, card, gone) > CONFLICT_SPREAD_SECONDS:
+    if len(gone) > 1 and not _at_once(before, card, gone):
         gone = _one_reached(gone, reached) or gone
     if len(gone) == 1:
         return gone[0][0], gone[0][1], [pid for pid, _ in had]
@@ -292,10 +290,11 @@ def _one_reached(places: list[tuple[str, str]], reached: Sequence[str]) -> list[
     return mine if len(mine) == 1 else []
 
 
-def _spread(before: Mapping[str, Mapping[Card, Sighting]], card: Card, places: list[tuple[str, str]]) -> float:
-    """How far apart in time the players of ``places`` last showed ``card``."""
+def _at_once(before: Mapping[str, Mapping[Card, Sighting]], card: Card, places: list[tuple[str, str]]) -> bool:
+    """Two or more of ``places`` (player, place) last showed ``card`` within ``CONFLICT_SPREAD_SECONDS`` of each other
+    (all of them): a conflict's copies."""
     lasts = [before[pid][card].last for pid, _ in places]
-    return max(lasts) - min(lasts)
+    return len(lasts) > 1 and max(lasts) - min(lasts) <= CONFLICT_SPREAD_SECONDS
 
 
 def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
@@ -567,24 +566,21 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                         and still_holds(credit.pile, card)
                     ):
                         reassign_credit(credit, "was back in their area and played again")
-                origin = pile.origin if card == new else None  # a tracked card is the one on top
-                player, source, candidates = _attribute(
-                    card, state.playable, players, view.t, played, origin, pile.reached if card == new else ()
-                )
+                # A tracked card, and the arms seen bringing one, are the top's.
+                origin, arms = (pile.origin, pile.reached) if card == new else (None, ())
+                player, source, candidates = _attribute(card, state.playable, players, view.t, played, origin, arms)
                 extra: dict[str, Any] = {"frame": view.frame, "confidence": round(pile.confidence, 3)}
-                if card == new and pile.reached:
-                    extra["reached"] = list(pile.reached)
+                if arms:
+                    extra["reached"] = list(arms)
                 if player is None and not candidates:
                     player, source, read = _by_alternative(card, state.maybe, players, view.t, played)
                     if player is not None:
                         candidates = [player]
                         extra["read_as"] = str(read)
-                    elif (
-                        card == new and len(pile.reached) == 1 and card not in played.get(pile.reached[0], frozenset())
-                    ):
+                    elif len(arms) == 1 and card not in played.get(arms[0], frozenset()):
                         # Nobody was seen with it nor with a card it might have been: the one arm over the pile
                         # says who (where from is not known).
-                        player, candidates = pile.reached[0], [pile.reached[0]]
+                        player, candidates = arms[0], [arms[0]]
                 if inferred:
                     extra["inferred"] = True
                 if player is None:

@@ -553,8 +553,6 @@ class TableModel:
                     pile.xy = centre
                 else:
                     pile = _Pile(f"f{self._next_pile}", centre, card, frame, history={card} if card else set())
-                    if card is not None:
-                        pile.reached[card] = (self._reached(centre, None, t), t)
                     self._next_pile += 1
                     self.piles.append(pile)
             if _buried(pile, card):
@@ -567,11 +565,13 @@ class TableModel:
                 pile.below = pile.top
                 if card is not None:
                     pile.history.add(card)
-                # A card showing again soon (a hand passed, or it was misread a moment) keeps who brought it.
-                if card is not None and t - pile.reached.get(card, ((), -math.inf))[1] > REACH_KEEP_S:
-                    pile.reached[card] = (self._reached(pile.xy, pile.seen_t, t), t)
-            if card is not None and card in pile.reached:
-                pile.reached[card] = (pile.reached[card][0], t)
+            if card is not None:
+                # Who brought a new pile's first top or a new top; one showing again soon (a hand passed, or it was
+                # misread a moment) keeps who brought it.
+                arms, last = pile.reached.get(card, ((), -math.inf))
+                if (card != pile.top or last == -math.inf) and t - last > REACH_KEEP_S:
+                    arms = self._reached(pile.xy, pile.seen_t, t)
+                pile.reached[card] = (arms, t)
             pile.top, pile.last_seen, pile.seen_t = card, frame, t
             candidates = tuple((c, p) for c, p in ((_card(n), pr) for n, pr in best[0].candidates) if c is not None)
             origin = self._origin_of(best[0])
@@ -595,7 +595,7 @@ class TableModel:
                         candidates,
                         origin,  # type: ignore[arg-type]
                         tuple(doubles),
-                        pile.reached[card][0] if card in pile.reached else (),
+                        pile.reached[card][0] if card is not None else (),
                     ),
                 )
             )
