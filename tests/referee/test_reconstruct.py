@@ -1079,3 +1079,20 @@ def test_one_arm_over_the_pile_outweighs_the_tracked_origin_unless_two_copies_le
     assert credited("7H", "b") == "b"
     assert credited("7H") == "a"
     assert credited("9C", "b") == "a"
+
+
+def test_one_arm_outweighs_another_decks_copy_gone_from_view() -> None:
+    """b's waste 7H was read as a 9C, so only a was seen with a 7H; a's line card went out of sight (a hand over it)
+    as a 7H landed with b's arm alone over the pile: b played it. With nobody's arm seen, a's copy gone says a;
+    with both decks' arms, it still does."""
+
+    def credited(*reached: str) -> str | None:
+        views = [
+            view(0, (pile("h", "6H"),), pv("a", None, ("7H",)), pv("b", None, (), "9C")),
+            view(1, (reached_pile("h", "7H", *reached),), pv("a", None, (None,)), pv("b", None, (), "QS")),
+        ]
+        return plays(reconstruct(views))[0][1]
+
+    assert credited("b") == "b"
+    assert credited() == "a"
+    assert credited("a", "b") == "a"
