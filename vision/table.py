@@ -75,15 +75,30 @@ def colour_name(bgr: Sequence[float]) -> str:
     return min(BACK_COLOURS, key=lambda n: colour_cost(bgr, n))
 
 
+# A back printed as a fine pattern of one ink on white paper is, at a camera's few pixels a card, the ink blended
+# with the paper: a red lattice measures pale pink. A coloured ink explains a measurement as that blend, down to
+# this share of ink, on paper of these lightnesses (Lab L).
+INK_SHARE = np.linspace(0.2, 1.0, 17)[:, None, None]
+PAPER_L = np.linspace(55.0, 100.0, 10)[None, :, None]
+CHROMATIC = 20.0  # a named colour this far from grey (Lab chroma) is an ink; black and grey are matched as they are
+_LAB_WEIGHT = np.array([0.4, 1.0, 1.0])  # lightness down-weighted: room light changes it more than the hue
+
+
 def colour_cost(bgr: Sequence[float], name: str) -> float:
-    """How far a measured back colour is from a named one (in Lab)."""
-    return float(np.linalg.norm(_lab(bgr) - _lab(BACK_COLOURS[name])))
+    """How far a measured back colour is from a named one (Lab, lightness down-weighted); a coloured ink's cost is
+    that of its nearest blend with white paper (a fine pattern, a few pixels a card)."""
+    seen, ink = _lab(bgr), _lab(BACK_COLOURS[name])
+    if math.hypot(ink[1], ink[2]) < CHROMATIC:
+        return float(np.linalg.norm((seen - ink) * _LAB_WEIGHT))
+    paper = np.concatenate([PAPER_L, np.zeros_like(PAPER_L), np.zeros_like(PAPER_L)], axis=2)
+    blends = INK_SHARE * ink + (1 - INK_SHARE) * paper
+    return float(np.linalg.norm((blends - seen) * _LAB_WEIGHT, axis=2).min())
 
 
 def _lab(bgr: Sequence[float]) -> np.ndarray:
-    """Lab with lightness down-weighted: room light changes how light a back looks more than its hue."""
+    """CIE Lab of a BGR colour (0-255)."""
     px = np.clip(np.array([[bgr]], np.float32) / 255.0, 0, 1)
-    return cv2.cvtColor(px, cv2.COLOR_BGR2Lab).reshape(3).astype(np.float64) * [0.4, 1.0, 1.0]
+    return cv2.cvtColor(px, cv2.COLOR_BGR2Lab).reshape(3).astype(np.float64)
 
 
 def back_colour(image: np.ndarray, quad: np.ndarray) -> tuple[float, float, float]:

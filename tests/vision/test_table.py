@@ -6,12 +6,13 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from referee.cards import Card
 from vision.calibrate import Calibration, Seat
 from vision.synth.faces import BACK_COLOURS
-from vision.table import Seen, TableModel, colour_name, find_seats, seat_of_back
+from vision.table import Seen, TableModel, back_colour, colour_name, find_seats, seat_of_back
 
 IDENTITY = Calibration(((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)), (1000, 1000), "test", (1000.0, 1000.0))
 
@@ -60,6 +61,25 @@ def test_seats_without_a_player_list_are_named_by_colour() -> None:
     names = {s.player for s in find_seats(IDENTITY, seen, line_size=4)}
     assert names == {"green", "purple"}
     assert colour_name(BACK_COLOURS["navy"]) == "navy"
+
+
+def test_a_back_of_fine_red_lines_on_white_is_the_red_players() -> None:
+    """Thin red lines on white paper, a few pixels a card, measure pale pink (the ink blended with the paper): that
+    back is the red player's, not the black player's whose stock was not seen (e2e-s25/game01, real models: a red
+    lattice back named black swapped two players' every play)."""
+    card = np.full((176, 124, 3), 255, np.uint8)
+    card[::4, :] = BACK_COLOURS["red"]
+    card[:, ::4] = BACK_COLOURS["red"]
+    image = np.full((1000, 1000, 3), 90, np.uint8)
+    image[456:500, 484:515] = cv2.resize(card, (31, 44), interpolation=cv2.INTER_AREA)
+    measured = back_colour(image, np.array([[484, 456], [515, 456], [515, 500], [484, 500]], float))
+    assert colour_name(measured) == "red"
+    bottom = dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "red")
+    bottom = [replace(s, colour=measured) if s.back else s for s in bottom]
+    top = [s for s in dealt_row(-math.pi / 2, ["QH", "9C", "8D", "7S", "6H"], "black") if not s.back]
+    seats = find_seats(IDENTITY, bottom + top, line_size=4, players=[("ann", "black"), ("bob", "red")])
+    bob = next(s for s in seats if s.player == "bob")
+    assert bob.centre[1] > 500  # the measured seat, at the bottom
 
 
 def test_piles_keep_their_ids_and_a_carried_off_pile_keeps_its_own() -> None:
