@@ -964,7 +964,8 @@ def test_cards_landing_unseen_are_not_inferred_under_a_doubted_reading_nobody_wa
 
     assert plays(reconstruct(views(0.34, "10C"))) == []  # read doubtfully, and b's 10C still lies there
     assert [p[2] for p in plays(reconstruct(views(0.34, "4D")))] == ["8C", "9C", "10C"]  # b's 10C left its line
-    assert [p[2] for p in plays(reconstruct(views(0.8, "10C")))] == ["8C", "9C", "10C"]  # read surely
+    assert plays(reconstruct(views(0.8, "10C"))) == []  # two ranks skipped: 0.8 is not sure enough
+    assert [p[2] for p in plays(reconstruct(views(0.95, "10C")))] == ["8C", "9C", "10C"]  # read surely
 
 
 def test_a_card_read_once_at_another_place_as_it_was_lifted_is_still_where_it_was_seen_before() -> None:
