@@ -79,7 +79,7 @@ def colour_name(bgr: Sequence[float]) -> str:
 # with the paper: a red lattice measures pale pink. A coloured ink explains a measurement as that blend, down to
 # this share of ink, on paper of these lightnesses (Lab L).
 INK_SHARE = np.linspace(0.2, 1.0, 17)[:, None, None]
-PAPER_L = np.linspace(55.0, 100.0, 10)[None, :, None]
+PAPER = np.stack(np.broadcast_arrays(np.linspace(55.0, 100.0, 10), 0.0, 0.0), axis=1)[None]  # Lab, a and b 0
 CHROMATIC = 20.0  # a named colour this far from grey (Lab chroma) is an ink; black and grey are matched as they are
 _LAB_WEIGHT = np.array([0.4, 1.0, 1.0])  # lightness down-weighted: room light changes it more than the hue
 
@@ -90,8 +90,7 @@ def colour_cost(bgr: Sequence[float], name: str) -> float:
     seen, ink = _lab(bgr), _lab(BACK_COLOURS[name])
     if math.hypot(ink[1], ink[2]) < CHROMATIC:
         return float(np.linalg.norm((seen - ink) * _LAB_WEIGHT))
-    paper = np.concatenate([PAPER_L, np.zeros_like(PAPER_L), np.zeros_like(PAPER_L)], axis=2)
-    blends = INK_SHARE * ink + (1 - INK_SHARE) * paper
+    blends = INK_SHARE * ink + (1 - INK_SHARE) * PAPER
     return float(np.linalg.norm((blends - seen) * _LAB_WEIGHT, axis=2).min())
 
 
