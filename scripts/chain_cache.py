@@ -32,7 +32,8 @@ from vision.pipeline import Chain, detect_ahead
 from vision.table import Seen
 
 KEEP = ("plays", "recall", "precision", "attribution", "unattributed", "scores_exact", "player_rounds",
-        "flags_found", "truth_flags", "flags_false", "flags_missed", "misattributed", "plays_missed", "plays_extra")  # fmt: skip
+        "flags_found", "truth_flags", "flags_false", "flags_missed", "score_misses", "misattributed", "plays_missed",
+        "plays_extra")  # fmt: skip
 
 
 def _chain(game: Path, **kw: Any) -> tuple[Chain, list[Event], float | None]:

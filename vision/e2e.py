@@ -11,7 +11,7 @@ from typing import Any
 
 from referee.events import Correction, Event, Out, Play, RoundStart, read_log
 from referee.game import RoundState, replay
-from referee.scoring import tally
+from referee.scoring import PlayerScore, tally
 
 TAIL_SECONDS = 1.0  # when only part of a round was filmed, what happened this close to the cut is out of scope
 
@@ -43,8 +43,9 @@ def compare(truth: list[Event], chain: list[Event], *, until: float | None = Non
     wrong = misattributed(true_plays, chain_plays)
     right = len(attributed) - len(wrong)
     latency = [e.t - owner[(str(e.card), e.pile)].t for e in attributed if not e.extra.get("inferred")]
-    t_scores = {p.id: p.score for p in tally(truth_state).players}
-    c_scores = {p.id: p.score for p in tally(chain_state).players}
+    t_tally, c_tally = tally(truth_state).by_id(), tally(chain_state).by_id()
+    t_scores = {pid: p.score for pid, p in t_tally.items()}
+    c_scores = {pid: p.score for pid, p in c_tally.items()}
     # Flags: the truth's (injected illegal plays, conflicts) against the chain's, by code and card.
     t_flags = Counter((v.code, str(v.card)) for v in truth_state.flags)
     c_flags = Counter((v.code, str(v.card)) for v in chain_state.flags)
@@ -66,7 +67,22 @@ def compare(truth: list[Event], chain: list[Event], *, until: float | None = Non
         "truth_flags": sum(t_flags.values()),
         "latency_median_ms": round(1000 * statistics.median(latency)) if latency else None,
         "scores": {"truth": t_scores, "chain": c_scores},
+        "score_misses": _score_misses(t_tally, c_tally),
     }
+
+
+def _score_misses(truth: dict[str, PlayerScore], chain: dict[str, PlayerScore]) -> dict[str, dict[str, int]]:
+    """Why each player-round's score is not exact: the chain's count minus the truth's, of each part of the score
+    that differs (cards played, cards left in the demon, Kings, out)."""
+    misses: dict[str, dict[str, int]] = {}
+    for pid, want in truth.items():
+        got = chain.get(pid)
+        if got is None or got.score == want.score:
+            continue
+        parts = {"played": (want.played, got.played), "demon_left": (want.demon_left, got.demon_left),
+                 "kings": (want.kings, got.kings), "out": (int(want.out), int(got.out))}  # fmt: skip
+        misses[pid] = {part: b - a for part, (a, b) in parts.items() if a != b}
+    return misses
 
 
 def scored_plays(

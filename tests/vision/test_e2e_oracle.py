@@ -172,3 +172,17 @@ def test_seats_with_no_back_seen_before_the_film_ends_are_named_in_table_order_a
     chain = _oracle_run([(p.id, p.back) for p in start.players], hide_backs_until=99.0)
     assert isinstance(chain.events[0], RoundStart) and isinstance(chain.events[-1], RoundEnd)
     assert any("named by their order at the table" in n for n in chain.notes)
+
+
+def test_a_score_not_exact_says_which_of_its_parts_is_off() -> None:
+    from referee.events import parse_lines
+
+    start = (
+        '{"type":"round_start","t":0,"rules":"racing-demon","players":[{"id":"a","demon":13},{"id":"b","demon":13}]}'
+    )
+    truth = list(parse_lines([start, '{"type":"play","t":5.0,"player":"a","card":"AS","pile":"f1","from":"demon"}']))
+    chain = list(parse_lines([start, '{"type":"play","t":5.3,"player":"b","card":"AS","pile":"f1","from":"line:2"}']))
+    r = compare(truth, chain)
+    assert r["scores_exact"] == 0
+    assert r["score_misses"] == {"a": {"played": -1, "demon_left": 1}, "b": {"played": 1}}
+    assert compare(truth, truth)["score_misses"] == {}
