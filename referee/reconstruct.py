@@ -88,6 +88,8 @@ class ReconState:
     maybe: Mapping[str, Mapping[Card, tuple[str, float, Card]]] = field(default_factory=dict)
     # pile -> the plays logged onto it, in order: (seq, card as logged or since fixed, who was credited)
     pile_plays: Mapping[str, tuple[tuple[int, Card, str | None], ...]] = field(default_factory=dict)
+    # pile -> (the card below a run of cards inferred as landing unseen, the seqs of those plays, when logged)
+    skips: Mapping[str, tuple[Card, tuple[int, ...], float]] = field(default_factory=dict)
 
 
 FLICKER_SECONDS = 0.3  # a card seen at a place once, its place showing the card before it again within this
@@ -292,6 +294,11 @@ def _attribute(
     return None, None, pool
 
 
+def _back(card: Card, now: Mapping[str, PlayerView], who: str | None) -> bool:
+    """``card`` lies in ``who``'s area in full view (any area's, when who played it is not known): taken back."""
+    return any(not pv.occluded and card in pv.playable() for pid, pv in now.items() if who is None or pid == who)
+
+
 def _one_reached(places: list[tuple[str, str]], reached: Sequence[str]) -> list[tuple[str, str]]:
     """The one of ``places`` (player, place) whose player's arm reached the pile, else nothing."""
     mine = [pp for pp in places if pp[0] in reached]
@@ -323,6 +330,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     logged_illegal = dict(state.logged_illegal)
     aliases = dict(state.aliases)
     pile_plays = dict(state.pile_plays)
+    skips = {k: v for k, v in state.skips.items() if view.t - v[2] <= RETURN_SECONDS}
     resuited: set[int] = set()  # plays whose card was corrected to the suit their pile turned out to be
     credited = [c for c in state.credited if view.t - c.t <= RETURN_SECONDS]
     late_flips: dict[str, Card] = {}  # player -> a demon card played before its flip was committed
@@ -508,6 +516,26 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             if new == before:
                 _log_doubles(key, new, pile)
                 continue
+            skip = skips.get(key)
+            if skip is not None and before is not None and new == skip[0] and _back(before, players, top_by.get(key)):
+                # The top of a skip is back in a player's area and the pile shows the card below the skip again:
+                # the cards inferred between never landed (e2e-s27/game01, oracle: a wrong-rank 6H put on the 3H
+                # pile and taken back had been logged as 4H and 5H landing unseen). Their plays are rejected, so the
+                # rules judge the top against the card below, as the illegal play it was.
+                for never in skip[1]:
+                    events.append(Correction(seq=seq, t=view.t, action="reject", by="camera", target=never,
+                                             reason=f"{before} went back and {key} shows {new} again: the cards between never landed",
+                                             extra={"frame": view.frame}))  # fmt: skip
+                    seq += 1
+                gone_plays = [pp for pp in pile_plays.get(key, ()) if pp[0] in skip[1]]
+                for _s, c, who in gone_plays:
+                    if who is not None:
+                        played[who] = played.get(who, frozenset()) - {c}
+                pile_plays[key] = tuple(pp for pp in pile_plays.get(key, ()) if pp[0] not in skip[1])
+                logged_illegal[(key, before)] = top_by.get(key)
+                del skips[key]
+                tops[key] = new
+                continue
             if before is not None and new.rank <= before.rank:
                 continue  # foundations only grow: a lower top is the old card under a hand, or a misread
             # a card below that vanished: left a player's area (in full view) and landed nowhere seen
@@ -563,6 +591,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 del unlikely[key]
                 suspect[key] = before  # the rules will flag it; it may well be taken back
                 logging_illegal = True
+            skipped_seqs: list[int] = []
             for card, inferred in run:
                 # A deck credited with this card that showed it in its area again since, and no longer does, is
                 # playing it again: its credited copy was a conflict's second, taken back too quickly to be seen
@@ -590,6 +619,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                         extra["read_as"] = str(read)
                 if inferred:
                     extra["inferred"] = True
+                    skipped_seqs.append(seq)
                 if player is None:
                     extra["candidates"] = candidates
                 if (
@@ -624,6 +654,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                         logged_illegal[(key, card)] = player
                     if source is not None:
                         played_from.setdefault(player, set()).add(source)
+            if skipped_seqs and before is not None:
+                skips[key] = (before, tuple(skipped_seqs), view.t)
+            else:
+                skips.pop(key, None)
             tops[key] = new
             if new != pile.top and pile.top is not None:
                 decoded[key] = pile.top
@@ -844,6 +878,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         demon_left,
         maybe,
         pile_plays,
+        skips,
     ), events
 
 

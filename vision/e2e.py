@@ -96,6 +96,7 @@ def scored_plays(
     reassigned = {e.target: e.player for e in chain if isinstance(e, Correction) and e.action == "reassign"}
     recarded = {e.target: e.card for e in chain if isinstance(e, Correction) and e.action == "fix-card"}
     refused = {v.seq for v in chain_state.flags if v.code != "unattributed"}
+    refused |= {e.target for e in chain if isinstance(e, Correction) and e.action == "reject" and e.target is not None}
     chain_plays = [replace(e, player=reassigned.get(e.seq, e.player), card=recarded.get(e.seq) or e.card)
                    for e in chain if isinstance(e, Play) and e.seq not in refused]  # fmt: skip
     names = pile_names(true_plays, chain_plays)

@@ -1097,3 +1097,24 @@ def test_one_arm_outweighs_another_decks_copy_gone_from_view() -> None:
     assert credited("b") == "b"
     assert credited() == "a"
     assert credited("a", "b") == "a"
+
+
+def test_cards_inferred_under_a_top_that_goes_back_are_rejected_and_the_top_judged_as_it_was() -> None:
+    """a puts a 6H on the 3H pile (a wrong rank) and takes it back: while it lay there it was taken for 4H and 5H
+    landing unseen. Once the pile shows the 3H again and the 6H is back on a's demon, those two plays are rejected
+    and the rules judge the 6H against the 3H."""
+    views = [
+        view(0, (pile("h", "3H"),), pv("a", "6H"), pv("b", "KS")),
+        view(1, (pile("h", "6H"),), pv("a", "9C"), pv("b", "KS")),
+        view(2, (pile("h", "6H"),), pv("a", "9C"), pv("b", "KS")),
+        view(4, (pile("h", "3H"),), pv("a", "6H"), pv("b", "KS")),
+    ]
+    events = reconstruct(views)
+    assert [p[2] for p in plays(events)] == ["4H", "5H", "6H"]
+    inferred = [e.seq for e in events if isinstance(e, Play) and e.extra.get("inferred")]
+    assert [(e.action, e.target) for e in events if isinstance(e, Correction)] == [("reject", s) for s in inferred]
+    start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13), PlayerSpec("b", 13)))
+    state = replay([start, *events])
+    # refused (the test's log never started the pile: not an Ace), the 4H and 5H not applied
+    assert [str(v.card) for v in state.flags if v.code != "unattributed"] == ["6H"]
+    assert not any(p.cards for p in state.foundations.values())
