@@ -294,8 +294,8 @@ def _attribute(
     return None, None, pool
 
 
-def _back(card: Card, now: Mapping[str, PlayerView], who: str | None) -> bool:
-    """``card`` lies in ``who``'s area in full view (any area's, when who played it is not known): taken back."""
+def _shown(card: Card, now: Mapping[str, PlayerView], who: str | None = None) -> bool:
+    """``card`` lies playable in ``who``'s area in full view (in any area's, without ``who``)."""
     return any(not pv.occluded and card in pv.playable() for pid, pv in now.items() if who is None or pid == who)
 
 
@@ -517,7 +517,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 _log_doubles(key, new, pile)
                 continue
             skip = skips.get(key)
-            if skip is not None and before is not None and new == skip[0] and _back(before, players, top_by.get(key)):
+            if skip is not None and before is not None and new == skip[0] and _shown(before, players, top_by.get(key)):
                 # The top of a skip is back in a player's area and the pile shows the card below the skip again:
                 # the cards inferred between never landed (e2e-s27/game01, oracle: a wrong-rank 6H put on the 3H
                 # pile and taken back had been logged as 4H and 5H landing unseen). Their plays are rejected, so the
@@ -527,10 +527,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                                              reason=f"{before} went back and {key} shows {new} again: the cards between never landed",
                                              extra={"frame": view.frame}))  # fmt: skip
                     seq += 1
-                gone_plays = [pp for pp in pile_plays.get(key, ()) if pp[0] in skip[1]]
-                for _s, c, who in gone_plays:
+                for _s, c, who in (pp for pp in pile_plays.get(key, ()) if pp[0] in skip[1]):
                     if who is not None:
-                        played[who] = played.get(who, frozenset()) - {c}
+                        played[who] = played.get(who, frozenset()) - {c}  # the deck still has it
                 pile_plays[key] = tuple(pp for pp in pile_plays.get(key, ()) if pp[0] not in skip[1])
                 logged_illegal[(key, before)] = top_by.get(key)
                 del skips[key]
@@ -552,11 +551,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             if (
                 not _continues(before, new)
                 and pile.confidence < ILLEGAL_SURE
-                and (
-                    pile.confidence < ILLEGAL_MIN_CONFIDENCE
-                    or lawful
-                    or any(not pv.occluded and new in pv.playable() for pv in players.values())
-                )
+                and (pile.confidence < ILLEGAL_MIN_CONFIDENCE or lawful or _shown(new, players))
                 and not vanished(new)
             ):
                 if not lawful:

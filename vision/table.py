@@ -579,13 +579,14 @@ class TableModel:
                 pile.below = pile.top
                 if card is not None:
                     pile.history.add(card)
+            brought: tuple[str, ...] = ()
             if card is not None:
                 # Who brought a new pile's first top or a new top; one showing again soon (a hand passed, or it was
                 # misread a moment) keeps who brought it.
-                arms, last = pile.reached.get(card, ((), -math.inf))
+                brought, last = pile.reached.get(card, ((), -math.inf))
                 if (card != pile.top or last == -math.inf) and t - last > REACH_KEEP_S:
-                    arms = self._reached(pile.xy, pile.seen_t, t)
-                pile.reached[card] = (arms, t)
+                    brought = self._reached(pile.xy, pile.seen_t, t)
+                pile.reached[card] = (brought, t)
             pile.top, pile.last_seen, pile.seen_t = card, frame, t
             candidates = tuple((c, p) for c, p in ((_card(n), pr) for n, pr in best[0].candidates) if c is not None)
             origin = self._origin_of(best[0])
@@ -609,7 +610,7 @@ class TableModel:
                         candidates,
                         origin,  # type: ignore[arg-type]
                         tuple(doubles),
-                        pile.reached[card][0] if card is not None else (),
+                        brought,
                     ),
                 )
             )
