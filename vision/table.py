@@ -354,6 +354,7 @@ class TableModel:
         self._exposed: set[int] = set()  # tracks of the cards on top of their column last time (the playable ones)
         self._sure: set[int] = set()  # tracks of the resting cards last time that were surely the card read
         self._buried: dict[str, dict[str, float]] = {}  # player -> card covered there (not taken) -> when
+        self._tops: dict[tuple[str, str], Card | None] = {}  # (player, column) -> its uppermost card last time
 
     def assign(self, xy: np.ndarray) -> tuple[str | None, str | None]:
         """(player, column) for a point in table mm; (None, None) in the foundation area."""
@@ -487,7 +488,13 @@ class TableModel:
                 if column == "demon" or not items:  # nothing covers a demon: a new card there is its next one
                     continue
                 top = _card_of(uppermost[column])
-                buried.update({s.card: t for s, _ in items if s.card is not None and _card(s.card) != top})
+                # A column's top last time that is seen over a card covered there till now, which shows on top again,
+                # is being lifted off, not covered (e2e-s28/game00, oracle: p1's 4C, lifted from its 5D as two other
+                # 4Cs went, was taken for covered, so the pile's 4C went to a loser of the conflict).
+                was, self._tops[(seat.player, column)] = self._tops.get((seat.player, column)), top
+                lifting = top is not None and str(top) in buried
+                buried.update({s.card: t for s, _ in items if s.card is not None and _card(s.card) != top
+                               and not (lifting and _card(s.card) == was)})  # fmt: skip
             shown = {str(c) for c in pv.playable()}
             for c in [c for c, t0 in buried.items() if c in shown or t - t0 > BURIED_SECONDS]:
                 del buried[c]

@@ -359,6 +359,22 @@ def test_a_card_seen_lying_under_another_in_a_line_is_reported_buried() -> None:
     assert view.player("blue").buried == ()  # type: ignore[union-attr]
 
 
+def test_a_card_lifted_off_the_one_it_covered_is_not_reported_buried() -> None:
+    """Red's 3C lies on their 2H, then is picked up: in the frame it rises off, the 2H shows on top again while the
+    3C is still seen, nearer the line's start than it lay. The 3C is being lifted, not covered (e2e-s28/game00,
+    oracle: such a card taken for covered left the conflict's winner out of the pile's candidates)."""
+    model, rest, ace, blue_two, red_two = both_with_2h()
+    x, y = red_two.centre()
+    red = next(s for s in model.calibration.seats if s.player == "red")
+    toward = np.asarray(red.down)
+    on_it = tracked(card_at(x + toward[0] * 21, y + toward[1] * 21, "3C"), 77)
+    model.view(0.1, 2, [*rest, blue_two, red_two, on_it, ace])
+    assert model.view(0.2, 3, [*rest, blue_two, red_two, on_it, ace]).player("red").buried == (Card.parse("2H"),)  # type: ignore[union-attr]
+    rising = tracked(card_at(x - toward[0] * 12, y - toward[1] * 12, "3C"), 78)  # a new track as it moves
+    red_view = model.view(0.3, 4, [*rest, blue_two, red_two, rising, ace]).player("red")
+    assert red_view is not None and red_view.line[0] == Card.parse("2H") and red_view.buried == ()
+
+
 def test_a_covered_copy_that_goes_unseen_was_not_lifted() -> None:
     """Red's 2H lies under a 3C in their line (the chain's detector keeps such boxes, and misses them now and
     then). In the frame blue lifts their 2H, red's covered one goes unseen too: only a card on top of its column
