@@ -1099,6 +1099,24 @@ def test_one_arm_outweighs_another_decks_copy_gone_from_view() -> None:
     assert credited("a", "b") == "a"
 
 
+def test_a_copy_that_lay_in_view_and_left_as_the_card_landed_outweighs_another_players_arm() -> None:
+    """a's 7H lay on their line for 1.5 s and left half a second before a 7H landed; only b's arm was seen (reaching
+    for the pile beside it): a played it. Had a's copy gone out of sight two seconds before, the arm decides."""
+
+    def credited(left: float) -> str | None:
+        views = [
+            view(t, (pile("h", "6H"),), pv("a", None, ("7H",)), pv("b", None, (), "9C")) for t in (0.0, 0.5, 1.0, 1.5)
+        ]
+        views.append(view(1.5 + left, (pile("h", "6H"),), pv("a", None, (None,)), pv("b", None, (), "9C")))
+        views.append(
+            view(1.5 + left + 0.1, (reached_pile("h", "7H", "b"),), pv("a", None, (None,)), pv("b", None, (), "9C"))
+        )
+        return plays(reconstruct(views))[0][1]
+
+    assert credited(0.4) == "a"
+    assert credited(2.0) == "b"
+
+
 def test_cards_inferred_under_a_top_that_goes_back_are_rejected_and_the_top_judged_as_it_was() -> None:
     """a puts a 6H on the 3H pile (a wrong rank) and takes it back: while it lay there it was taken for 4H and 5H
     landing unseen. Once the pile shows the 3H again and the 6H is back on a's demon, those two plays are rejected
