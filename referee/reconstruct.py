@@ -555,8 +555,15 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 del skips[key]
                 tops[key] = new
                 continue
-            if before is not None and new.rank <= before.rank:
-                continue  # foundations only grow: a lower top is the old card under a hand, or a misread
+            if (
+                before is not None
+                and new.rank <= before.rank
+                and (new.suit == before.suit or pile.confidence < ILLEGAL_SURE or not vanished(new))
+            ):
+                # Foundations only grow: a lower top is the old card under a hand, or a misread. Not a card of
+                # another suit read surely whose card was seen leaving an area: that was put there, for the rules to
+                # refuse (e2e-s28/game01, oracle: p2's demon 5C lay on the 5D pile 2.5 s, never logged).
+                continue
             # a card below that vanished: left a player's area (in full view) and landed nowhere seen
             run = _new_cards(before, new, vanished)
             lawful = _continues(before, new) or run[0][1]

@@ -312,6 +312,27 @@ def test_an_illegal_card_taken_back_leaves_the_pile_as_it_was() -> None:
     ]
 
 
+def test_a_card_of_another_suit_no_higher_than_the_top_seen_leaving_a_hand_is_an_illegal_play() -> None:
+    """a puts their demon's 5C on the 5D pile (a wrong rank, e2e-s28/game01) and takes it back 2 s later: it is
+    logged for the rules to refuse. The same reading with no 5C gone from an area is a misread of the 5D: nothing
+    landed."""
+
+    def logged(a_demon_after: str) -> list[tuple]:  # type: ignore[type-arg]
+        return plays(
+            reconstruct(
+                [
+                    view(0, (pile("d", "5D"),), pv("a", "5C"), pv("b", "KS")),
+                    view(1, (pile("d", "5C"),), pv("a", a_demon_after), pv("b", "KS")),
+                    view(2, (pile("d", "5C"),), pv("a", a_demon_after), pv("b", "KS")),
+                    view(3, (pile("d", "5D"),), pv("a", "5C"), pv("b", "KS")),
+                ]
+            )
+        )
+
+    assert logged("9H") == [("play", "a", "5C", "d", "demon", False)]
+    assert logged("5C") == []
+
+
 def test_an_illegal_card_taken_back_and_played_there_again_is_logged_again() -> None:
     # a plays 6S on the 5H pile, takes it back to the line, and later plays it there again: two illegal plays.
     events = reconstruct(
