@@ -109,6 +109,10 @@ RETURN_SECONDS = 8.0  # how long after a play its card may be seen back in its p
 # A conflict's second copy goes straight back: another copy that was out of sight as a play landed and shows up
 # later than this was only hidden (a waste covered, then uncovered), not put down and taken back.
 SECOND_BACK_SECONDS = 4.0
+# ... and no sooner than this: it went to the pile, lay there and came back. A copy showing in its area sooner was
+# only moved within it (e2e-s29/game00, oracle: p4's waste 9S laddered onto its line 0.4 s after p2's 9S landed was
+# logged as a conflict's second copy).
+SECOND_BACK_MIN = 0.8
 
 
 CANDIDATE_MIN = 0.02  # the least probability a rule-consistent alternative reading needs when nothing else tells
@@ -710,7 +714,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 continue
             for pid in credit.gone_too:
                 other = shows(pid, card)
-                if other is not None and other[1] - t0 <= SECOND_BACK_SECONDS:
+                if other is not None and SECOND_BACK_MIN <= other[1] - t0 <= SECOND_BACK_SECONDS:
                     log_returned(key, card, pid, t0, other[0])
             back_in = players.get(who)
             if back_in is None or shows(who, card) is None:
@@ -864,7 +868,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     continue
                 back = shows(pid, card)
                 if back is not None:
-                    if back[1] - t0 <= SECOND_BACK_SECONDS:
+                    if SECOND_BACK_MIN <= back[1] - t0 <= SECOND_BACK_SECONDS:
                         log_returned(key, card, pid, t0, back[0])
                 else:
                     later.append(pid)

@@ -258,6 +258,30 @@ def test_a_copy_covered_long_before_the_play_and_back_on_a_new_waste_is_no_confl
     assert run(covered_at=2.7) == [("play", "a", "KH", "h", "waste", False), ("play", "b", "KH", "h", "waste", False)]
 
 
+def test_a_copy_moved_within_its_area_as_another_lands_is_no_conflict() -> None:
+    """a's and b's waste 9S both leave as a 9S lands on the 8S pile; b's shows on b's line 0.4 s later (laddered
+    there, e2e-s29/game00): it never lay on the pile, so the play is a's and nothing else is logged. Back 1.5 s
+    later, it could have gone to the pile and come back: a conflict's second copy, logged for the rules."""
+
+    def run(back_after: float) -> list:  # type: ignore[type-arg]
+        views = [
+            view(0.0, (pile("s", "8S"),), pv("a", "KD", waste="9S"), pv("b", "KC", waste="9S")),
+            view(0.1, (pile("s", "8S"),), pv("a", "KD", waste="3C"), pv("b", "KC", waste="4D")),
+            view(0.3, (pile("s", "9S"),), pv("a", "KD", waste="3C"), pv("b", "KC", waste="4D")),
+        ]
+        views += [
+            view(0.3 + back_after + dt, (pile("s", "9S"),), pv("a", "KD", waste="3C"), pv("b", "KC", ("9S",), "4D"))
+            for dt in (0.0, 0.1, 0.2, 0.3)
+        ]
+        events = reconstruct(views)
+        credited = [e.player for e in events if isinstance(e, Correction) and e.action == "reassign"]
+        returned = [e.player for e in events if isinstance(e, Play) and e.extra.get("returned")]
+        return credited + returned
+
+    assert run(0.4) == ["a"]
+    assert run(1.5) == ["a", "b"]
+
+
 def test_a_demon_card_that_showed_briefly_is_flipped_through_in_order() -> None:
     """10C goes to the line, 6D shows on the demon and is carried to a foundation while 10H shows: the log says
     flip 6D, the play of 6D from the demon, then flip 10H (not flip 10H and an impossible play)."""
