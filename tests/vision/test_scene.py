@@ -286,6 +286,31 @@ def test_an_illegal_play_is_seen_lying_on_its_pile_then_taken_back() -> None:
     assert zones(play.t + MISPLAY_SECONDS + 2.0) == [play.source]  # back where it came from
 
 
+def test_a_refused_pile_of_its_own_keeps_its_place_when_another_pile_starts() -> None:
+    """A 3C put down as a pile of its own (not an Ace) lies there 2.5 s; an AS started meanwhile goes beside it,
+    not onto it, and the 3C does not jump to another place (e2e-s29/game01: a 7D so pushed on looked like a second
+    illegal pile)."""
+    from referee.events import Play
+    from vision.synth.render import make_renderer
+
+    result = simulate(players=3, seed=29, inject=("not-an-ace",))
+    play = next(e for e in result.events if e.seq == result.injected["not-an-ace"])
+    ace = next(e for e in result.events if isinstance(e, Play) and e.card == Card.parse("AS") and e.t > play.t)
+    assert isinstance(play, Play) and ace.t < play.t + 2.0
+    renderer = make_renderer(result, 29, heldout=False, size=(960, 540), markers=False)
+
+    def centre(t: float, card: Card, zone: str) -> np.ndarray:
+        _, truths = renderer.render(result.table_at(t), result.motions, t)
+        quads = [np.asarray(tr.quad, float) for tr in truths if tr.card == str(card) and tr.zone == zone]
+        assert len(quads) == 1
+        return quads[0].mean(axis=0)
+
+    refused = f"foundation:{play.pile}"
+    before, after = centre(play.t + 0.3, play.card, refused), centre(ace.t + 0.3, play.card, refused)
+    assert np.linalg.norm(after - before) < 5  # px: it lies where it was put
+    assert np.linalg.norm(centre(ace.t + 0.3, ace.card, f"foundation:{ace.pile}") - after) > 30
+
+
 def test_face_down_cards_are_cut_as_no_card_for_the_identifier() -> None:
     """A back the detector takes for a face must be read as no card: backs are cut (at most two a frame, only
     big enough ones in full view) into the ``none`` class, with a detector's jitter when one is given."""

@@ -284,6 +284,7 @@ class SceneRenderer:
             round(self.base.shape[1] / self.ppm * self._lscale),
         )
         self._static_key: tuple[object, ...] | None = None
+        self._cell_of: dict[str, int] = {}  # foundation pile -> its place in the middle (``cells``), see ``render``
         self._static_layer: tuple[np.ndarray, np.ndarray, list[Placed], list[np.ndarray]] | None = None
 
     # --- geometry ---------------------------------------------------------------------------------
@@ -457,6 +458,7 @@ class SceneRenderer:
                     placed.append(self._place(king_seat, lx, -110 - n * 6, img, str(c), owner, f"kings:{pile_id}", label=j == len(pile.physical) - 1,
                                               jitter_key=(f"k{pile_id}", j), spread=(0.6, 1.0)))  # fmt: skip
                 continue
+            k = self._cell_of.get(pile_id, k)
             cell = cells[k % len(cells)] + (k // len(cells)) * np.array([18.0, 14.0])
             for j, (c, owner) in enumerate(zip(pile.physical, pile.owners, strict=True)):
                 seat = (
@@ -478,8 +480,7 @@ class SceneRenderer:
             start = self._slot(seat, m.source)
             if m.dest.startswith("foundation:"):
                 pile_id = m.dest.split(":", 1)[1]
-                ids = list(state.foundations)
-                k = ids.index(pile_id) if pile_id in ids else len(ids)
+                k = self._cell_of.get(pile_id, len(self._cell_of))
                 end = self.cells[k % len(self.cells)]
             else:
                 end = self._slot(seat, m.dest)
@@ -570,7 +571,12 @@ class SceneRenderer:
         self, state: RoundState, active: Sequence[Motion]
     ) -> tuple[np.ndarray, np.ndarray, list[Placed], list[np.ndarray], list[CardTruth | None]]:
         """The table with every card lying still, and its truth (cached until the state or the cards in hand change)."""
-        key = (id(state), state.applied, tuple(sorted((m.player, m.source, str(m.card)) for m in active)))
+        key = (
+            id(state),
+            state.applied,
+            tuple(sorted((m.player, m.source, str(m.card)) for m in active)),
+            tuple(self._cell_of.items()),
+        )
         if self._static_key == key and self._static_layer is not None:
             return self._static_layer
         placed = self.layout(state, active)
@@ -595,6 +601,7 @@ class SceneRenderer:
     ) -> tuple[np.ndarray, list[CardTruth]]:
         """One camera frame (BGR) of the table at time ``t`` and the truth for every labelled card."""
         active = [m for m in motions if m.t0 <= t < m.t1] if self.hands else []
+        self._cell_of = _cells_taken(state, motions if self.hands else (), t)
         carried = self.carried(state, active, t)
         canvas, labels, placed, polys, truths = self._static(state, active)
         if carried:
@@ -663,6 +670,21 @@ class SceneRenderer:
             p.zone,
             tuple(index_quads),
         )
+
+
+def _cells_taken(state: RoundState, motions: Sequence[Motion], t: float) -> dict[str, int]:
+    """Each foundation pile's place in the middle, in the order the piles came: a pile when its first card landed,
+    a card the rules refuse put down as a pile of its own (``Motion.landed`` False) when it was picked up. A refused
+    card lies where it was put till it is taken back, and the next pile started meanwhile goes beside it (it used to
+    take that place and push the refused card on to the next one)."""
+    came: dict[str, tuple[float, int]] = {
+        pid: (pile.times[0] if pile.times else -math.inf, k) for k, (pid, pile) in enumerate(state.foundations.items())
+    }
+    for m in motions:
+        pid = m.dest.split(":", 1)[1] if m.dest.startswith("foundation:") else None
+        if pid is not None and not m.landed and m.t0 <= t and pid not in state.foundations:
+            came[pid] = min(came.get(pid, (m.t0, len(came))), (m.t0, len(came)))
+    return {pid: k for k, pid in enumerate(sorted(came, key=came.__getitem__))}
 
 
 def in_view(truth: CardTruth, size: tuple[int, int]) -> CardTruth | None:
