@@ -308,6 +308,12 @@ def _attribute(
     return None, None, pool
 
 
+def _second_back(since: float, t0: float) -> bool:
+    """A copy showing in its area again ``since`` then can be a conflict's second, taken back from the pile where a
+    play landed at ``t0``: not so soon that it never lay there, not so late that it was only hidden."""
+    return SECOND_BACK_MIN <= since - t0 <= SECOND_BACK_SECONDS
+
+
 def _left_steadily(
     gone: list[tuple[str, str]], card: Card, before: Mapping[str, Mapping[Card, Sighting]], t: float
 ) -> bool:
@@ -714,7 +720,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 continue
             for pid in credit.gone_too:
                 other = shows(pid, card)
-                if other is not None and SECOND_BACK_MIN <= other[1] - t0 <= SECOND_BACK_SECONDS:
+                if other is not None and _second_back(other[1], t0):
                     log_returned(key, card, pid, t0, other[0])
             back_in = players.get(who)
             if back_in is None or shows(who, card) is None:
@@ -868,7 +874,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     continue
                 back = shows(pid, card)
                 if back is not None:
-                    if SECOND_BACK_MIN <= back[1] - t0 <= SECOND_BACK_SECONDS:
+                    if _second_back(back[1], t0):
                         log_returned(key, card, pid, t0, back[0])
                 else:
                     later.append(pid)
