@@ -90,6 +90,9 @@ class ReconState:
     pile_plays: Mapping[str, tuple[tuple[int, Card, str | None], ...]] = field(default_factory=dict)
     # pile -> (the card below a run of cards inferred as landing unseen, the seqs of those plays, when logged)
     skips: Mapping[str, tuple[Card, tuple[int, ...], float]] = field(default_factory=dict)
+    # player -> those of ``demon_left`` replaced on the demon with nowhere seen for them to go (a flip alone, after
+    # ``HOLD_SECONDS``) -> how many views running the demon has shown it again since: for long, it was never gone
+    demon_unseen: Mapping[str, Mapping[Card, int]] = field(default_factory=dict)
 
 
 FLICKER_SECONDS = 0.3  # a card seen at a place once, its place showing the card before it again within this
@@ -100,6 +103,7 @@ ILLEGAL_SECONDS = 0.8  # how long a top the rules forbid must lie on its pile be
 # plays the rules refused, the 7 true ones were read at 0.75 or more; 37 of the 88 false ones below 0.5.)
 ILLEGAL_MIN_CONFIDENCE = 0.5
 ILLEGAL_SURE = 0.9  # read this surely, a forbidden top is logged even while a copy of its card lies in some area
+DEMON_BACK_VIEWS = 15  # a card flipped past alone that the demon shows again for this many views (1 s) is back
 HOLD_SECONDS = 4.0  # how long a demon's new top waits for the old one to land somewhere before it is a flip
 # Two players' copies of a card gone from their areas within this of each other are a conflict's two copies, played
 # at once: an arm seen over the pile says nothing about which landed first (the loser's is often the last there), so
@@ -354,6 +358,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     suspect_play = dict(state.suspect_play)
     decoded = dict(state.decoded)
     demon_left = dict(state.demon_left)
+    demon_unseen: dict[str, Mapping[Card, int]] = dict(state.demon_unseen)
     top_by = dict(state.top_by)
     doubles = set(state.doubles)
     unlikely = dict(state.unlikely)
@@ -766,12 +771,22 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         # A card that left the demon showing on it again is a misreading of the top (two readings of one card
         # taking turns would otherwise be flip after flip, the demon counted empty and a false Out).
         left = demon_left.get(pid, frozenset())
-        if target in left:
+        unseen = {c: (n + 1 if c == target else 0) for c, n in demon_unseen.get(pid, {}).items()}
+        if target in left and unseen.get(target, 0) >= DEMON_BACK_VIEWS:
+            # A card flipped past with nowhere seen for it to go shows on the demon again, view after view: the flip
+            # was a misreading of it (e2e-check/game01, real models: p4's demon 7C read KC, 5C and 8C by turns was
+            # "flipped" to KC, and its move to the line 13 s later went unlogged, waiting for the KC to land).
+            left = left - {target}
+            demon_left[pid] = left
+            del unseen[target]
+        elif target in left:
             target = old
+        demon_unseen[pid] = unseen
         # Cards that showed on the demon (for more than a glance) and left between two settled views are flipped
         # through in order, each accounted for (line or foundation) before the next.
         steps = [c for c, n in trail.get(pid, ()) if n >= 2 and c not in (old, target) and c not in left] + [target]
         cur = old
+        alone = False  # the flip about to be logged follows no move seen of the card it replaces
         demon_played = "demon" in played_from.get(pid, set()) or (
             # An open play this top may have been is not its going while it shows on the player's line: one deck
             # has one such card, so it went there (and the play was another candidate's).
@@ -800,6 +815,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     break
                 else:
                     hold.pop(pid, None)
+                    alone = True
             else:
                 hold.pop(pid, None)
             demon_played = False  # a play from the demon accounts for one card leaving it
@@ -808,6 +824,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 seq += 1
                 if cur is not None:  # replaced by a card (a back showing while it is in a hand is not yet gone)
                     demon_left[pid] = demon_left.get(pid, frozenset()) | {cur}
+                    if alone:
+                        demon_unseen[pid] = {**demon_unseen.get(pid, {}), cur: 0}
+            alone = False
             cur = nxt
         demon_tops[pid] = cur
         if cur == target:  # caught up: the trail starts again from the committed top
@@ -911,6 +930,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         maybe,
         pile_plays,
         skips,
+        demon_unseen,
     ), events
 
 

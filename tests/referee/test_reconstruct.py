@@ -1181,3 +1181,23 @@ def test_cards_inferred_under_a_top_that_goes_back_are_rejected_and_the_top_judg
     # refused (the test's log never started the pile: not an Ace), the 4H and 5H not applied
     assert [str(v.card) for v in state.flags if v.code != "unattributed"] == ["6H"]
     assert not any(p.cards for p in state.foundations.values())
+
+
+def test_a_demon_top_flipped_past_alone_that_shows_again_for_a_while_was_never_gone() -> None:
+    """a's demon 7C is misread KC for 5 s: after the 4 s wait that is a flip with nowhere seen for the 7C to go. The
+    demon then shows the 7C again for seconds: it never left, so when it goes onto a's line and the KH shows, that is
+    a move to the line (e2e-check/game01, real models: the move went unlogged, the demon counted a card too many)."""
+    piles = (pile("s", "2S"),)
+
+    def demon_views(t0: float, t1: float, demon: str, line: str) -> list[TableView]:
+        return [view(round(t0 + 0.1 * k, 1), piles, pv("a", demon, (line,))) for k in range(round((t1 - t0) / 0.1))]
+
+    views = [
+        *demon_views(0.0, 1.0, "7C", "8H"),
+        *demon_views(1.0, 6.0, "KC", "8H"),
+        *demon_views(6.0, 13.0, "7C", "8H"),
+        *demon_views(13.0, 14.0, "KH", "7C"),
+    ]
+    moves = [s for s in summary(reconstruct(views)) if s[0] in ("ladder", "flip")]
+    assert ("ladder", "a", "7C", "demon", "line:1") in moves
+    assert moves[-1] == ("flip", "a", "KH")
