@@ -4,14 +4,17 @@ nobody, what the referee was shown around a moment, and how a suit's piles were 
 python scripts/chain_trace.py wrong out/e2e-s10/game0{0,1,2} --tag watch       # misattributed and unattributed plays
 python scripts/chain_trace.py views out/e2e-s12/game00 --tag watch --start 24.3 --end 25 --players p2,p4 [--piles]
 python scripts/chain_trace.py suits out/e2e-s12/game00 --tag watch --suits CS  # the chain's and the truth's plays
+python scripts/chain_trace.py middle out/e2e-check/game01 --tag watch --start 12.5 --end 17.5 --at 483,386
 """
 
 from __future__ import annotations
 
 import argparse
+import pickle
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from chain_cache import replay
 
 from referee.events import Correction, Event, Play
@@ -88,9 +91,34 @@ def suits(game: Path, tag: str, letters: str) -> None:
             print(f"  {e.t:6.2f} seq {e.seq} {e.player} {e.card} on {e.pile} from {e.source}")
 
 
+def middle(game: Path, tag: str, start: float, end: float, at: tuple[float, float] | None) -> None:
+    """What the tracker handed the table model in the middle (outside every player's area) between ``start`` and
+    ``end``, frame by frame: track, reading and its probability, moving or still, where (table mm), the top three
+    readings; only within 60 mm of ``at`` (table mm) when given. Finds a pile's place with ``views --piles``."""
+    with (game / f"cache-{tag}.pkl").open("rb") as f:
+        frames = pickle.load(f)["frames"]
+    _, chain = replay(game, tag, arms=False)  # for the seats found in the recording
+    cal, model = chain.calibration, chain.model
+    assert cal is not None and model is not None
+    for t, _index, _shape, seen in frames:
+        if not start <= t <= end:
+            continue
+        out = []
+        for s in seen:
+            if s.back or s.card is None:
+                continue
+            xy = cal.to_table(np.array([s.centre()]))[0]
+            if model.assign(xy)[0] is not None or (at is not None and np.linalg.norm(xy - np.asarray(at)) > 60):
+                continue
+            top3 = ",".join(f"{c}:{p:.2f}" for c, p in s.candidates[:3])
+            out.append(f"[{s.track} {s.card} {s.conf:.2f} {'still' if s.static else 'moving'} "
+                       f"({xy[0]:.0f},{xy[1]:.0f}) {top3}]")  # fmt: skip
+        print(f"{t:6.2f}", " ".join(out))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=("wrong", "views", "suits"))
+    ap.add_argument("what", choices=("wrong", "views", "suits", "middle"))
     ap.add_argument("games", nargs="+", type=Path, help="games recorded with chain_cache.py record")
     ap.add_argument("--tag", default="models", help="the recording: GAME/cache-TAG.pkl")
     ap.add_argument("--start", type=float, default=0.0)
@@ -98,12 +126,16 @@ def main() -> None:
     ap.add_argument("--players", default="p1,p2,p3,p4", help="views: whose areas to show")
     ap.add_argument("--piles", action="store_true", help="views: show the foundations too")
     ap.add_argument("--suits", default="CDHS", help="suits: which suits' plays to list")
+    ap.add_argument("--at", help="middle: only near this place, table mm 'x,y'")
     args = ap.parse_args()
     for game in args.games:
         if args.what == "wrong":
             wrong(game, args.tag)
         elif args.what == "views":
             views(game, args.tag, args.start, args.end, args.players.split(","), args.piles)
+        elif args.what == "middle":
+            at = tuple(float(v) for v in args.at.split(",")) if args.at else None
+            middle(game, args.tag, args.start, args.end, at)  # type: ignore[arg-type]
         else:
             suits(game, args.tag, args.suits)
 
