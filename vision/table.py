@@ -13,7 +13,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 import cv2
@@ -87,11 +87,17 @@ _LAB_WEIGHT = np.array([0.4, 1.0, 1.0])  # lightness down-weighted: room light c
 def colour_cost(bgr: Sequence[float], name: str) -> float:
     """How far a measured back colour is from a named one (Lab, lightness down-weighted); a coloured ink's cost is
     that of its nearest blend with white paper (a fine pattern, a few pixels a card)."""
-    seen, ink = _lab(bgr), _lab(BACK_COLOURS[name])
+    seen, ink = _lab(bgr), _named_lab(name)
     if math.hypot(ink[1], ink[2]) < CHROMATIC:
         return float(np.linalg.norm((seen - ink) * _LAB_WEIGHT))
     blends = INK_SHARE * ink + (1 - INK_SHARE) * PAPER
     return float(np.linalg.norm((blends - seen) * _LAB_WEIGHT, axis=2).min())
+
+
+@cache
+def _named_lab(name: str) -> np.ndarray:
+    """The Lab of a named back colour, converted once (every measured back is costed against every name)."""
+    return _lab(BACK_COLOURS[name])
 
 
 def _lab(bgr: Sequence[float]) -> np.ndarray:
