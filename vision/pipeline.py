@@ -43,7 +43,7 @@ from referee.game import (
     apply,
     initial,
 )
-from referee.reconstruct import ReconState, refused, step
+from referee.reconstruct import ReconState, refused, settle, step
 from referee.rules import Rules
 from referee.tableview import PileView, TableView
 from vision.arms import Arms
@@ -314,8 +314,8 @@ class Chain:
             self._step(view.renamed(self._names))
 
     def finish(self, t: float, reason: str = "video ended") -> list[Event]:
-        """Out for the one player whose demon is seen empty and counted empty (when nobody called it), then
-        round_end. A demon seen empty while the referee counts cards in it is a top card in a hand as the film
+        """Plays still waiting for evidence decided on what was seen (``reconstruct.settle``), Out for the one
+        player whose demon is seen empty and counted empty (when nobody called it), then round_end. A demon seen empty while the referee counts cards in it is a top card in a hand as the film
         ends, not an Out: calling one would flag a false Out nobody called."""
         before = len(self.events)
         if not self.started:
@@ -323,6 +323,9 @@ class Chain:
         if self._naming is not None:
             self._name_late()
         frame = self.last_view.frame if self.last_view else 0
+        self.recon, settled = settle(self.recon, t, frame)
+        for e in settled:
+            self._emit(e, frame)
         seq = self.recon.next_seq
         view = self.last_view
         if view is not None and not any(isinstance(e, Out) for e in self.events):
