@@ -815,6 +815,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     )
                     seq += 1
                     hold.pop(pid, None)
+                    # Its copy went to the line, not onto a pile: no conflict's second to watch for (e2e-s26/game01,
+                    # oracle: p1's 7D, lifted off the demon as p2's 7D landed, laddered and moved along the line).
+                    credited = [c._replace(gone_too=tuple(o for o in c.gone_too if o != pid)) if c.card == cur else c
+                                for c in credited]  # fmt: skip
                 elif view.t - hold.setdefault(pid, view.t) < HOLD_SECONDS:
                     # The top is in a hand on its way to a foundation or the line: the flip waits for it, so the
                     # log says where it went before the demon shows its next card.

@@ -1226,3 +1226,24 @@ def test_a_conflict_still_waiting_as_the_film_ends_goes_to_the_one_arm_seen_brin
     events = film(("a", "b"))
     assert not any(isinstance(e, Correction) for e in events)
     assert [(e.player, e.extra.get("candidates")) for e in events if isinstance(e, Play)] == [(None, ["a", "b"])]
+
+
+def test_a_copy_laddered_off_the_demon_as_another_lands_is_no_conflicts_second() -> None:
+    """a's 7D, tracked from a's line, lands on the 6D pile as b lifts b's demon 7D; b's shows on b's line (a ladder
+    from the demon, logged) and is moved along the line a second later (e2e-s26/game01, oracle): it went to the line,
+    not onto the pile, so no second copy is logged."""
+    a, b = ("a", "KS", ("7D",)), ("b", "7D")
+    events = reconstruct(
+        [
+            view(0.0, (pile("s", "6D"),), pv(*a), pv(*b)),
+            view(0.1, (pile("s", "6D"),), pv("a", "KS", (None,)), pv("b", None)),
+            view(0.3, (replace(pile("s", "7D"), origin="a"),), pv("a", "KS", (None,)), pv("b", None)),
+            view(0.8, (pile("s", "7D"),), pv("a", "KS", (None,)), pv("b", "9C", (None, None, None, "7D"))),
+            *[
+                view(t, (pile("s", "7D"),), pv("a", "KS", (None,)), pv("b", "9C", ("7D", None, None, None)))
+                for t in (1.6, 1.7, 1.8, 1.9, 2.0)
+            ],
+        ]
+    )
+    assert [(e.player, str(e.card)) for e in events if isinstance(e, Play)] == [("a", "7D")]
+    assert [(e.player, e.source, e.to) for e in events if isinstance(e, Ladder)] == [("b", "demon", "line:4")]
