@@ -1162,6 +1162,20 @@ def test_a_copy_that_lay_in_view_and_left_as_the_card_landed_outweighs_another_p
     assert credited(2.0) == "b"
 
 
+def test_a_copy_that_lay_in_view_less_than_a_second_still_outweighs_another_players_arm() -> None:
+    """a's 3S lay on their waste 0.8 s and left as it landed; only b's arm was seen, bringing a card to the next
+    pile (e2e-s31/game01, oracle): a played it. A copy seen for a glance (0.2 s) is no such witness."""
+
+    def credited(lay: float) -> str | None:
+        views = [view(t, (pile("s", "2S"),), pv("a", None, (), "3S"), pv("b", None, (), "9C")) for t in (0.0, lay)]
+        views.append(view(lay + 0.3, (pile("s", "2S"),), pv("a", None, (), "KD"), pv("b", None, (), "9C")))
+        views.append(view(lay + 0.5, (reached_pile("s", "3S", "b"),), pv("a", None, (), "KD"), pv("b", None, (), "9C")))
+        return plays(reconstruct(views))[0][1]
+
+    assert credited(0.8) == "a"
+    assert credited(0.2) == "b"
+
+
 def test_cards_inferred_under_a_top_that_goes_back_are_rejected_and_the_top_judged_as_it_was() -> None:
     """a puts a 6H on the 3H pile (a wrong rank) and takes it back: while it lay there it was taken for 4H and 5H
     landing unseen. Once the pile shows the 3H again and the 6H is back on a's demon, those two plays are rejected
