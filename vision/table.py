@@ -233,9 +233,14 @@ def _stocks(rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]], b
 
 def _stock_cost(lx: float, ly: float, lo: float, hi: float) -> float:
     """How far a back at (``lx`` along a row, ``ly`` across it) lies from where that row's stock may be: in line
-    with the row, up to six cards beyond either end (1e6: not there)."""
+    with the row, half a card to six cards beyond either end (1e6: not there). A back lying on the row itself is
+    the edge of its demon's face-down stack, not a stock (e2e-s32/game00: one read at 0.52 on p2's demon was taken
+    for p2's stock over the real one three cards past the line, and the seat was laid out the wrong way round: its
+    waste fell outside it and every card dealt there became a foundation)."""
     beyond = max(lo - lx, lx - hi, 0.0)
-    return beyond + 2 * abs(ly) if abs(ly) < CARD_MM[1] and beyond < 6 * CARD_MM[0] else 1e6
+    if abs(ly) >= CARD_MM[1] or not 0.5 * CARD_MM[0] <= beyond < 6 * CARD_MM[0]:
+        return 1e6
+    return beyond + 2 * abs(ly)
 
 
 def seat_of_back(seats: Sequence[Seat], xy: np.ndarray) -> str | None:

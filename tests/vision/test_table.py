@@ -54,6 +54,21 @@ def test_seats_named_by_back_colour_with_the_demon_away_from_the_stock() -> None
     assert ann is not None and ann.demon_top == Card.parse("QH")
 
 
+def test_a_back_seen_on_a_demon_is_no_stock_and_does_not_turn_the_seat_round() -> None:
+    """The edge of the demon's face-down stack read as a back (e2e-s32/game00: 0.52, on p2's demon) lies on the row,
+    not beyond it: the stock past the line's far end still says where the demon is, and the waste, dealt beyond the
+    line, is in the player's area."""
+    bottom = dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "blue")
+    demon = bottom[0]
+    bottom.append(replace(card_at(*demon.centre(), None, back=True, colour="blue"), conf=0.52))
+    seen = bottom + dealt_row(-math.pi / 2, ["QH", "9C", "8D", "7S", "6H"], "red")
+    seats = find_seats(IDENTITY, seen, line_size=4, players=[("ann", "red"), ("bob", "blue")])
+    model = TableModel(IDENTITY.with_seats(seats), line_size=4)
+    bob = model.view(0.0, 0, seen).player("bob")
+    assert bob is not None and bob.demon_top == Card.parse("KS")
+    assert bob.line == tuple(Card.parse(c) for c in ("2H", "3C", "4D", "5S"))
+
+
 def test_seats_without_a_player_list_are_named_by_colour() -> None:
     seen = dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "green") + dealt_row(
         -math.pi / 2, ["QH", "9C", "8D", "7S", "6H"], "purple"
