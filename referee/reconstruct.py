@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from referee.cards import ACE, Card, Suit
-from referee.events import Correction, Event, Flip, Ladder, Play
+from referee.events import Correction, CorrectionAction, Event, Flip, Ladder, Play
 from referee.tableview import PileView, PlayerView, TableView
 
 
@@ -395,8 +395,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         """The play ``target``, logged as ``card``, was ``right``, misread: a ``fix-card`` by the camera; who played
         it stays credited, with the right card."""
         nonlocal seq
-        events.append(Correction(seq=seq, t=view.t, action="fix-card", by="camera", target=target, card=right,
-                                 extra={"frame": view.frame}, reason=reason))  # fmt: skip
+        events.append(_by_camera("fix-card", seq, view.t, view.frame, target, reason, card=right))
         seq += 1
         if who is not None:
             played[who] = (played.get(who, frozenset()) - {card}) | {right}
@@ -417,10 +416,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             fixed_plays.append((p_seq, card, who))
         pile_plays[key] = tuple(fixed_plays)
         if refused_top.rank != base.rank + 1:
-            events.append(Correction(seq=seq, t=view.t, action="accept", by="camera", target=suspect_play[key],
-                                     extra={"frame": view.frame},
-                                     reason=f"{landed} landed on it: the {refused_top} continued the pile, the cards "
-                                            f"between covered unseen"))  # fmt: skip
+            events.append(_by_camera("accept", seq, view.t, view.frame, suspect_play[key],
+                                     f"{landed} landed on it: the {refused_top} continued the pile, the cards "
+                                     f"between covered unseen"))  # fmt: skip
             seq += 1
         logged_illegal.pop((key, refused_top), None)
         unlikely.pop(key, None)
@@ -473,8 +471,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         nonlocal seq
         if (key, card, who) not in doubles:
             doubles.add((key, card, who))
-            events.append(Play(seq=seq, t=t0, player=who, card=card, pile=key, source=source,
-                               extra={"frame": view.frame, "returned": True}))  # fmt: skip
+            events.append(_returned(seq, key, card, who, t0, source, view.frame))
             seq += 1
 
     def reassign_credit(credit: Credit, why: str) -> None:
@@ -494,9 +491,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         played[real] = played.get(real, frozenset()) | {card}
         if tops.get(key) == card and top_by.get(key) == who:
             top_by[key] = real
-        events.append(Correction(seq=seq, t=view.t, action="reassign", by="camera", target=credit.seq, player=real,
-                                 source=real_place, extra={"frame": view.frame},
-                                 reason=f"{who}'s {card} {why}: the copy on {key} is {real}'s"))  # fmt: skip
+        reason = f"{who}'s {card} {why}: the copy on {key} is {real}'s"
+        events.append(
+            _by_camera("reassign", seq, view.t, view.frame, credit.seq, reason, player=real, source=real_place)
+        )
         seq += 1
         if credit.tracked:
             log_returned(key, card, who, credit.t, credit.source)
@@ -571,9 +569,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 # pile and taken back had been logged as 4H and 5H landing unseen). Their plays are rejected, so the
                 # rules judge the top against the card below, as the illegal play it was.
                 for never in skip[1]:
-                    events.append(Correction(seq=seq, t=view.t, action="reject", by="camera", target=never,
-                                             reason=f"{before} went back and {key} shows {new} again: the cards between never landed",
-                                             extra={"frame": view.frame}))  # fmt: skip
+                    why = f"{before} went back and {key} shows {new} again: the cards between never landed"
+                    events.append(_by_camera("reject", seq, view.t, view.frame, never, why))
                     seq += 1
                 for _s, c, who in (pp for pp in pile_plays.get(key, ()) if pp[0] in skip[1]):
                     if who is not None:
@@ -893,10 +890,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         if len(gone) == 1:
             played[gone[0]] = played.get(gone[0], frozenset()) | {card}
             source = had_at.get(gone[0])
-            events.append(Correction(seq=seq, t=view.t, action="reassign", by="camera", target=p_seq, player=gone[0],
-                                     source=source,
-                                     reason=f"{gone[0]}'s {card} was seen gone once the area was uncovered",
-                                     extra={"frame": view.frame}))  # fmt: skip
+            why = f"{gone[0]}'s {card} was seen gone once the area was uncovered"
+            events.append(_by_camera("reassign", seq, view.t, view.frame, p_seq, why, player=gone[0], source=source))
             seq += 1
             # A card that was gone from its area with the played one and is back: the second copy of a conflict,
             # taken back. Logged as landing with the first, for the rules to judge; one not back yet is watched
@@ -1044,6 +1039,22 @@ def refused(
     return replace(state, demon_tops={**state.demon_tops, pid: card}, demon_hold=hold, demon_left=left)
 
 
+def _by_camera(
+    action: CorrectionAction, seq: int, t: float, frame: int, target: int, reason: str, **fields: Any
+) -> Correction:
+    """A correction the camera makes to its own log at ``t`` (``frame``); ``fields``: the player, card or source."""
+    return Correction(
+        seq=seq, t=t, action=action, by="camera", target=target, reason=reason, extra={"frame": frame}, **fields
+    )
+
+
+def _returned(seq: int, pile: str, card: Card, who: str, t0: float, source: str | None, frame: int) -> Play:
+    """``who``'s copy of ``card``, a conflict's second, logged landing on ``pile`` with the play it matched (at
+    ``t0``), for the rules to judge."""
+    return Play(seq=seq, t=t0, player=who, card=card, pile=pile, source=source,
+                extra={"frame": frame, "returned": True})  # fmt: skip
+
+
 def settle(state: ReconState, t: float, frame: int = 0) -> tuple[ReconState, list[Event]]:
     """The film ends (at ``t``, after ``frame``) with plays still waiting (``pending``). One whose two candidates'
     copies were both gone as it landed (a conflict's, the loser's not taken back before the end) goes to the one
@@ -1058,16 +1069,15 @@ def settle(state: ReconState, t: float, frame: int = 0) -> tuple[ReconState, lis
     for p in state.pending:
         if len(p.candidates) != 2 or set(p.gone) != set(p.candidates) or len(p.reached) != 1:
             continue
-        first, second = sorted(p.candidates, key=lambda pid: pid != p.reached[0])
-        if first != p.reached[0] or any(p.card in played.get(pid, frozenset()) for pid in p.candidates):
+        first = p.reached[0]
+        if first not in p.candidates or any(p.card in played.get(pid, frozenset()) for pid in p.candidates):
             continue
+        second = next(pid for pid in p.candidates if pid != first)
         had_at = dict(p.places)
-        events.append(Correction(seq=seq, t=t, action="reassign", by="camera", target=p.seq, player=first,
-                                 source=had_at.get(first), extra={"frame": frame},
-                                 reason=f"the film ended with both copies of the {p.card} gone: {first}'s arm was "
-                                        f"the one seen over {p.pile} as it landed"))  # fmt: skip
-        events.append(Play(seq=seq + 1, t=p.t, player=second, card=p.card, pile=p.pile, source=had_at.get(second),
-                           extra={"frame": frame, "returned": True}))  # fmt: skip
+        reason = f"the film ended with both copies of the {p.card} gone: {first}'s arm was the one seen over {p.pile}"
+        events.append(_by_camera("reassign", seq, t, frame, p.seq, f"{reason} as it landed", player=first,
+                                 source=had_at.get(first)))  # fmt: skip
+        events.append(_returned(seq + 1, p.pile, p.card, second, p.t, had_at.get(second), frame))
         seq += 2
         played[first] = played.get(first, frozenset()) | {p.card}
         doubles.add((p.pile, p.card, second))
