@@ -538,6 +538,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     and before is not None
                     and pile.top is not None
                     and key in suspect_play
+                    and pile.confidence >= ILLEGAL_MIN_CONFIDENCE  # an unsure reading turns no pile round
                     and (suit := _resuited(pile_plays.get(key, ()), base, before, pile.top)) is not None
                 ):
                     resuit(key, base, before, pile.top, suit)

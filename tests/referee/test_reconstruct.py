@@ -987,6 +987,17 @@ def test_a_pile_is_not_resuited_without_two_cards_of_one_suit_of_its_colour_in_a
     assert [p[2] for p in plays(events)][:2] == ["AS", "2S"]
 
 
+def test_a_pile_is_not_resuited_on_an_unsure_reading_of_the_card_that_lands_on_the_refused_one() -> None:
+    """e2e-s33/game02 (real models): a spades pile read AS-4S surely had its 6S and 7S read 6C (0.46) and 7C (0.48):
+    taking the whole pile for clubs lost it and every spade after. Read that unsurely, the card is no evidence."""
+    views = _misread_clubs_pile("4C", "5C")
+    last = views[-1]
+    views[-1] = replace(last, foundations=(replace(last.foundations[0], confidence=0.48),))
+    events = reconstruct(views)
+    assert not [e for e in events if isinstance(e, Correction) and e.action == "fix-card"]
+    assert [p[2] for p in plays(events)][:2] == ["AS", "2S"]
+
+
 def test_a_forbidden_top_read_less_than_surely_whose_card_still_lies_in_an_area_is_a_misreading() -> None:
     def read(top: str, conf: float) -> PileView:
         return PileView("s", 0.0, 0.0, C(top), conf)
