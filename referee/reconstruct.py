@@ -1061,8 +1061,8 @@ def settle(state: ReconState, t: float, frame: int = 0) -> tuple[ReconState, lis
     copies were both gone as it landed (a conflict's, the loser's not taken back before the end) goes to the one
     player whose arm was seen over the pile as the card first showed there, and the other copy is logged landing
     with it, for the rules to judge: the loser's arm comes after the card already shows (of the conflicts rendered
-    in 40 games, the one arm seen was the winner's 42 of 46 times with the oracle's readings, 29 of 42 with the
-    models'). Any other stays unattributed."""
+    in 46 games, the one arm seen was the winner's 42 of 46 times with the oracle's readings, 29 of 42 with the
+    models' on 43). Any other stays unattributed."""
     events: list[Event] = []
     seq = state.next_seq
     played = dict(state.played)
