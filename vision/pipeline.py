@@ -315,8 +315,9 @@ class Chain:
 
     def finish(self, t: float, reason: str = "video ended") -> list[Event]:
         """Plays still waiting for evidence decided on what was seen (``reconstruct.settle``), Out for the one
-        player whose demon is seen empty and counted empty (when nobody called it), then round_end. A demon seen empty while the referee counts cards in it is a top card in a hand as the film
-        ends, not an Out: calling one would flag a false Out nobody called."""
+        player whose demon is seen empty and counted empty (when nobody called it), then round_end. A demon seen
+        empty while the referee counts cards in it is a top card in a hand as the film ends, not an Out: calling one
+        would flag a false Out nobody called."""
         before = len(self.events)
         if not self.started:
             return []
@@ -358,7 +359,7 @@ class SettledPiles:
 
     def update(self, piles: Sequence[PileView]) -> tuple[PileView, ...]:
         now = {p.id: p for p in piles}
-        for pid in set(now) | set(self.recent) | set(self.shown):
+        for pid in set(now) | set(self.recent):  # a shown pile has its recent frames until it is gone
             pile = now.get(pid)
             if pile is None:
                 self.unseen[pid] = self.unseen.get(pid, 0) + 1
