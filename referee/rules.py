@@ -110,6 +110,8 @@ class Rules:
 
     def with_options(self, options: Mapping[str, Any]) -> Rules:
         """A copy with ``options`` applied; values may be JSON values (``"any"``, ``12``, ``{"out_bonus": 25}``)."""
+        if not isinstance(options, Mapping):  # JSON from a form or a file: a list or a string is no set of options
+            raise RulesError(f"rule options must be an object of option: value, not {type(options).__name__}")
         known = {f.name: f for f in fields(self)}
         changes: dict[str, Any] = {}
         for key, value in options.items():

@@ -66,6 +66,7 @@ def test_rule_options_round_trip() -> None:
     ({"line_size": 7}, "line_size must be 3, 4 or 5"),
     ({"jokers": 1}, "bad value 1"),
     ({"points": {"bonus": 1}}, "unknown points field"),
+    (["demon_size"], "rule options must be an object of option: value, not list"),
 ])  # fmt: skip
 def test_bad_rule_options(options: dict, message: str) -> None:  # type: ignore[type-arg]
     with pytest.raises(RulesError, match=message.replace("(", r"\(").replace(")", r"\)")):
