@@ -1272,3 +1272,35 @@ def test_a_copy_laddered_off_the_demon_as_another_lands_is_no_conflicts_second()
     )
     assert [(e.player, str(e.card)) for e in events if isinstance(e, Play)] == [("a", "7D")]
     assert [(e.player, e.source, e.to) for e in events if isinstance(e, Ladder)] == [("b", "demon", "line:4")]
+
+
+def test_a_demon_top_misread_as_its_twin_of_colour_is_laddered_as_the_card_the_line_shows() -> None:
+    """a's demon KD is read KH; it goes to a's empty line slot, where it is read KD, and the demon shows 5C
+    (e2e-s34/game00, real models). The KH was never seen going anywhere, but the KD that came to the line from
+    nowhere else as it went was it: a ladder from the demon (with the flip put right first), so the demon count
+    stays right. Without it the KH waits, then is flipped past alone and the demon keeps one card too many."""
+    views = [view(t, (), pv("a", "KH", ("5C", None))) for t in (0.0, 0.1, 0.2)]
+    views += [view(1.0 + 0.1 * k, (), pv("a", "5C", ("5C", "KD"))) for k in range(60)]
+    events = reconstruct(views)
+    assert summary(events) == [("flip", "a", "KD"), ("ladder", "a", "KD", "demon", "line:2"), ("flip", "a", "5C")]
+    assert events[0].extra["misread_as"] == "KH"
+    start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
+    state = replay([start, *[replace(e, seq=i) for i, e in enumerate(events)]])
+    assert state.players["a"].demon_left == 12
+    assert not state.flags
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [(("5C", "3C"), ("5C", "4D"), ("5C", "4D")), (("5C", None, "4D"), ("5C", None, "4D"), ("5C", "4D", None))],
+    ids=["revealed in the line a while before", "moved from another slot of the line"],
+)
+def test_a_twin_of_colour_already_in_the_area_is_not_the_demon_top_that_went(lines: tuple) -> None:  # type: ignore[type-arg]
+    """a's demon 4H is in a hand on its way to a pile while a 4D shows on a's line. That 4D came into view there a
+    second before (under a 3C played off the line: e2e-s14/game01, oracle), or was moved there from another slot:
+    it is not the 4H misread. The flip waits for the 4H; nothing is laddered."""
+    first, meanwhile, after = lines
+    views = [view(t, (), pv("a", "4H", first)) for t in (0.0, 0.1, 0.2)]
+    views += [view(0.3 + 0.1 * k, (), pv("a", "4H", meanwhile)) for k in range(12)]
+    views += [view(1.5 + 0.1 * k, (), pv("a", "KC", after)) for k in range(10)]
+    assert [s for s in summary(reconstruct(views)) if s[0] == "ladder"] == []
