@@ -501,6 +501,12 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             return None
         return place, seen.run
 
+    def log_flip(pid: str, card: Card, **why: Any) -> None:
+        """``pid``'s demon shows ``card`` now; ``why``: what else the log says of it (seen late, misread as)."""
+        nonlocal seq
+        events.append(Flip(seq=seq, t=view.t, player=pid, card=card, extra={"frame": view.frame, **why}))
+        seq += 1
+
     def log_returned(key: str, card: Card, who: str, t0: float, source: str | None) -> None:
         nonlocal seq
         if (key, card, who) not in doubles:
@@ -711,9 +717,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 ):
                     # The demon showed this card too briefly for its flip to be committed (or the flip was misread):
                     # the flip is logged now, so the play is from the card the demon showed.
-                    events.append(Flip(seq=seq, t=view.t, player=player, card=card,
-                                       extra={"frame": view.frame, "seen_late": True}))  # fmt: skip
-                    seq += 1
+                    log_flip(player, card, seen_late=True)
                     late_flips[player] = card
                 if card == new and logging_illegal:
                     suspect_play[key] = seq
@@ -842,21 +846,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     twin = _line_twin(cur, pv, state.playable.get(pid, {}), hold.get(pid, view.t), view.t)
                     if twin is not None and twin[0] not in steps:
                         moved, where = twin
-                        events.append(Flip(seq=seq, t=view.t, player=pid, card=moved,
-                                           extra={"frame": view.frame, "misread_as": str(cur)}))  # fmt: skip
-                        seq += 1
+                        log_flip(pid, moved, misread_as=str(cur))
                 if where is not None and where.startswith("line:"):
-                    events.append(
-                        Ladder(
-                            seq=seq,
-                            t=view.t,
-                            player=pid,
-                            card=moved,
-                            source="demon",
-                            to=where,
-                            extra={"frame": view.frame},
-                        )
-                    )
+                    events.append(Ladder(seq=seq, t=view.t, player=pid, card=moved, source="demon", to=where,
+                                         extra={"frame": view.frame}))  # fmt: skip
                     seq += 1
                     hold.pop(pid, None)
                     # Its copy went to the line, not onto a pile: no conflict's second to watch for (e2e-s26/game01,
@@ -874,8 +867,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 hold.pop(pid, None)
             demon_played = False  # a play from the demon accounts for one card leaving it
             if state.started and nxt is not None and nxt != cur:
-                events.append(Flip(seq=seq, t=view.t, player=pid, card=nxt, extra={"frame": view.frame}))
-                seq += 1
+                log_flip(pid, nxt)
                 if cur is not None:  # replaced by a card (a back showing while it is in a hand is not yet gone)
                     demon_left[pid] = demon_left.get(pid, frozenset()) | {cur}
                     if alone:

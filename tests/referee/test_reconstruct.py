@@ -1295,7 +1295,9 @@ def test_a_demon_top_misread_as_its_twin_of_colour_is_laddered_as_the_card_the_l
     [(("5C", "3C"), ("5C", "4D"), ("5C", "4D")), (("5C", None, "4D"), ("5C", None, "4D"), ("5C", "4D", None))],
     ids=["revealed in the line a while before", "moved from another slot of the line"],
 )
-def test_a_twin_of_colour_already_in_the_area_is_not_the_demon_top_that_went(lines: tuple) -> None:  # type: ignore[type-arg]
+def test_a_twin_of_colour_already_in_the_area_is_not_the_demon_top_that_went(
+    lines: tuple[tuple[str | None, ...], ...],
+) -> None:
     """a's demon 4H is in a hand on its way to a pile while a 4D shows on a's line. That 4D came into view there a
     second before (under a 3C played off the line: e2e-s14/game01, oracle), or was moved there from another slot:
     it is not the 4H misread. The flip waits for the 4H; nothing is laddered."""
