@@ -507,6 +507,32 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         events.append(Flip(seq=seq, t=view.t, player=pid, card=card, extra={"frame": view.frame, **why}))
         seq += 1
 
+    def log_ladder(pid: str, card: Card, to: str) -> None:
+        """``pid`` moved ``card`` from the demon to ``to`` in the line."""
+        nonlocal seq
+        events.append(
+            Ladder(seq=seq, t=view.t, player=pid, card=card, source="demon", to=to, extra={"frame": view.frame})
+        )
+        seq += 1
+
+    def ladder_passed(pid: str, card: Card) -> None:
+        """Before ``card``'s late flip: the cards ``pid``'s demon showed before it (its committed top, and the cards on
+        it since) that lie in the line now went there from the demon, and their ladders are logged."""
+        pv = players.get(pid)
+        if pv is None or pv.occluded:
+            return
+        top = state.demon_tops.get(pid)
+        shown = [top] if top is not None else []
+        shown += [c for c, n in state.demon_trail.get(pid, ()) if n >= 2 and c not in shown]
+        for c in shown:
+            where = pv.playable().get(c, "")
+            if c == card or c in demon_left.get(pid, frozenset()) or not where.startswith("line:"):
+                continue
+            if c != top:
+                log_flip(pid, c, seen_late=True)
+            log_ladder(pid, c, where)
+            demon_left[pid] = demon_left.get(pid, frozenset()) | {c}
+
     def log_returned(key: str, card: Card, who: str, t0: float, source: str | None) -> None:
         nonlocal seq
         if (key, card, who) not in doubles:
@@ -716,7 +742,13 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     and late_flips.get(player, state.demon_tops.get(player)) != card
                 ):
                     # The demon showed this card too briefly for its flip to be committed (or the flip was misread):
-                    # the flip is logged now, so the play is from the card the demon showed.
+                    # the flip is logged now, so the play is from the card the demon showed. The cards it showed
+                    # before, gone to the line meanwhile, are laddered first (e2e-s36/game00, real models: p2's demon
+                    # KC read QS and JS as it was lifted, each waited for in turn while the KH under it showed 5 s;
+                    # the KH went to the line and the 3D under it to a pile: the late flip of the 3D passed over the
+                    # KH, and the demon kept one card too many).
+                    if player not in late_flips:
+                        ladder_passed(player, card)
                     log_flip(player, card, seen_late=True)
                     late_flips[player] = card
                 if card == new and logging_illegal:
@@ -802,7 +834,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     for pid, pv in players.items():
         if pv.occluded:
             continue
-        if pv.demon_visible and pv.demon_top is not None:
+        # A demon reading of a card the line shows in the same view is no card of the demon (a deck has one of each):
+        # a misreading of the demon top that the trail would have the demon flip through and wait on.
+        if pv.demon_visible and pv.demon_top is not None and pv.demon_top not in pv.line:
             seen_on_demon = list(trail.get(pid, ()))
             if seen_on_demon and seen_on_demon[-1][0] == pv.demon_top:
                 seen_on_demon[-1] = (pv.demon_top, seen_on_demon[-1][1] + 1)
@@ -848,9 +882,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                         moved, where = twin
                         log_flip(pid, moved, misread_as=str(cur))
                 if where is not None and where.startswith("line:"):
-                    events.append(Ladder(seq=seq, t=view.t, player=pid, card=moved, source="demon", to=where,
-                                         extra={"frame": view.frame}))  # fmt: skip
-                    seq += 1
+                    log_ladder(pid, moved, where)
                     hold.pop(pid, None)
                     # Its copy went to the line, not onto a pile: no conflict's second to watch for (e2e-s26/game01,
                     # oracle: p1's 7D, lifted off the demon as p2's 7D landed, laddered and moved along the line).

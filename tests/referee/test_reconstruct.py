@@ -1306,3 +1306,39 @@ def test_a_twin_of_colour_already_in_the_area_is_not_the_demon_top_that_went(
     views += [view(0.3 + 0.1 * k, (), pv("a", "4H", meanwhile)) for k in range(12)]
     views += [view(1.5 + 0.1 * k, (), pv("a", "KC", after)) for k in range(10)]
     assert [s for s in summary(reconstruct(views)) if s[0] == "ladder"] == []
+
+
+def _lifted_past(trail: str) -> list[TableView]:
+    """a's demon shows QS (a misreading), then ``trail`` for a few views, then KH for 1.8 s while the QS is nowhere to
+    be seen (the flip waits for it); the KH goes to a's empty line slot and the AD under it, shown for one view only,
+    lands on a new pile."""
+    views = [view(t, (), pv("a", "QS", ("5C", None))) for t in (0.0, 0.1, 0.2)]
+    views += [view(0.3 + 0.1 * k, (), pv("a", trail if k < 3 else "KH", ("5C", None))) for k in range(18)]
+    views += [view(2.1, (), pv("a", "AD", ("5C", "KH")))]
+    return views + [view(2.2 + 0.1 * k, (pile("d", "AD"),), pv("a", "9C", ("5C", "KH"))) for k in range(10)]
+
+
+def test_a_late_flip_ladders_the_demon_cards_it_passes_over_that_lie_in_the_line() -> None:
+    """The AD's play is from the demon, whose flip is logged late; the KH the demon showed before it lies in the line:
+    it went there from the demon, and its ladder is logged first (e2e-s36/game00, real models). Without it the late
+    flip passes over the KH and the demon keeps one card too many."""
+    events = reconstruct(_lifted_past("KH"))
+    assert summary(events) == [
+        ("flip", "a", "KH"),
+        ("ladder", "a", "KH", "demon", "line:2"),
+        ("flip", "a", "AD"),
+        ("play", "a", "AD", "d", "demon", False),
+        ("flip", "a", "9C"),
+    ]
+    start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
+    state = replay([start, *[replace(e, seq=i) for i, e in enumerate(events)]])
+    assert state.players["a"].demon_left == 11
+    assert not state.flags
+
+
+def test_a_demon_reading_of_a_card_the_line_shows_is_not_a_demon_card() -> None:
+    """The demon read 5C for three views while a's line showed its 5C: a misreading of the demon (a deck has one 5C),
+    not a card of it, so the late flip does not ladder the line's 5C."""
+    assert [s for s in summary(reconstruct(_lifted_past("5C"))) if s[0] == "ladder"] == [
+        ("ladder", "a", "KH", "demon", "line:2")
+    ]
