@@ -509,11 +509,15 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
 
     def log_ladder(pid: str, card: Card, to: str) -> None:
         """``pid`` moved ``card`` from the demon to ``to`` in the line."""
-        nonlocal seq
+        nonlocal seq, credited
         events.append(
             Ladder(seq=seq, t=view.t, player=pid, card=card, source="demon", to=to, extra={"frame": view.frame})
         )
         seq += 1
+        # Its copy went to the line, not onto a pile: no conflict's second to watch for (e2e-s26/game01, oracle: p1's
+        # 7D, lifted off the demon as p2's 7D landed, laddered and moved along the line).
+        credited = [c._replace(gone_too=tuple(o for o in c.gone_too if o != pid)) if c.card == card else c
+                    for c in credited]  # fmt: skip
 
     def ladder_passed(pid: str, card: Card) -> None:
         """Before ``card``'s late flip: the cards ``pid``'s demon showed before it (its committed top, and the cards on
@@ -875,6 +879,11 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         for nxt in steps:
             if state.started and nxt != cur and cur is not None and not demon_played:
                 where = pv.playable().get(cur)
+                if nxt is None and shows(pid, cur) is None:
+                    # The demon shows no card (a hand over it): the line's reading of its top for a view or two is no
+                    # move to the line (e2e-s31/game01, real models: p4's line JS read QC once as a hand covered the
+                    # demon's QC, which was logged as laddered, then flipped again and laddered a second time).
+                    where = None
                 moved = cur
                 if where is None:  # not seen in the line: was it misread there, or on the demon (TWIN_SECONDS)?
                     twin = _line_twin(cur, pv, state.playable.get(pid, {}), hold.get(pid, view.t), view.t)
@@ -884,10 +893,6 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 if where is not None and where.startswith("line:"):
                     log_ladder(pid, moved, where)
                     hold.pop(pid, None)
-                    # Its copy went to the line, not onto a pile: no conflict's second to watch for (e2e-s26/game01,
-                    # oracle: p1's 7D, lifted off the demon as p2's 7D landed, laddered and moved along the line).
-                    credited = [c._replace(gone_too=tuple(o for o in c.gone_too if o != pid)) if c.card == moved else c
-                                for c in credited]  # fmt: skip
                 elif view.t - hold.setdefault(pid, view.t) < HOLD_SECONDS:
                     # The top is in a hand on its way to a foundation or the line: the flip waits for it, so the
                     # log says where it went before the demon shows its next card.

@@ -1342,3 +1342,17 @@ def test_a_demon_reading_of_a_card_the_line_shows_is_not_a_demon_card() -> None:
     assert [s for s in summary(reconstruct(_lifted_past("5C"))) if s[0] == "ladder"] == [
         ("ladder", "a", "KH", "demon", "line:2")
     ]
+
+
+def test_a_line_card_read_as_the_demon_top_while_a_hand_covers_the_demon_is_no_ladder() -> None:
+    """a's demon QC is covered by a hand for one view, and a's line JS reads QC in that view (e2e-s31/game01, real
+    models): the QC did not go to the line, and nothing is logged. A card that does go to the line shows there steadily,
+    and its move is logged while the hand is still over the demon."""
+    views = [view(0.1 * k, (), pv("a", "QC", ("JS", "8C"))) for k in range(4)]
+    views += [view(0.4, (), pv("a", None, ("QC", "8C")))]
+    views += [view(0.5 + 0.1 * k, (), pv("a", "QC", ("JS", "8C"))) for k in range(20)]
+    assert summary(reconstruct(views)) == []
+    views = [view(0.1 * k, (), pv("a", "QC", ("KD", None))) for k in range(4)]
+    views += [view(0.4 + 0.1 * k, (), pv("a", None, ("KD", "QC"))) for k in range(3)]
+    views += [view(0.7 + 0.1 * k, (), pv("a", "7S", ("KD", "QC"))) for k in range(20)]
+    assert summary(reconstruct(views)) == [("ladder", "a", "QC", "demon", "line:2"), ("flip", "a", "7S")]
