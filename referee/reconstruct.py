@@ -341,6 +341,14 @@ def _left_steadily(
     return seen.last - seen.since >= LAID_SECONDS and t - seen.last <= LEFT_SECONDS
 
 
+def _steady_since(seen: Sighting | None, place: str, t: float) -> float | None:
+    """Since when every view of the area has shown the card of sighting ``seen`` at ``place``, if that is
+    ``STEADY_SECONDS`` or more by ``t``: a reading there for a view or two is not the card lying there."""
+    if seen is None or seen.place != place or seen.run is None or t - seen.run < STEADY_SECONDS:
+        return None
+    return seen.run
+
+
 # A demon top that vanished without being seen going anywhere, as one card of its rank and colour came to the
 # player's line, was that card, read as the other on the demon or in the line (e2e-s34/game00, real models: p2's
 # demon KD read KH, laddered to line:4 where it was read KD; the flip past it was logged but not the ladder, so the
@@ -366,9 +374,7 @@ def _line_twin(
         and c.rank == card.rank
         and c.colour == card.colour
         and (seen := before.get(c)) is not None
-        and seen.place == place
-        and seen.run is not None
-        and t - seen.run >= STEADY_SECONDS
+        and _steady_since(seen, place, t) is not None
         and seen.since >= since - TWIN_SECONDS
         and seen.prior is None
     ]
@@ -490,16 +496,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         for ``STEADY_SECONDS``: a reading there for a view or two is no evidence that a copy came back."""
         pv = players.get(pid)
         place = pv.playable().get(card) if pv is not None and not pv.occluded else None
-        seen = state.playable.get(pid, {}).get(card)
-        if (
-            place is None
-            or seen is None
-            or seen.place != place
-            or seen.run is None
-            or view.t - seen.run < STEADY_SECONDS
-        ):
+        if place is None or (since := _steady_since(state.playable.get(pid, {}).get(card), place, view.t)) is None:
             return None
-        return place, seen.run
+        return place, since
 
     def log_flip(pid: str, card: Card, **why: Any) -> None:
         """``pid``'s demon shows ``card`` now; ``why``: what else the log says of it (seen late, misread as)."""
@@ -528,8 +527,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         top = state.demon_tops.get(pid)
         shown = [top] if top is not None else []
         shown += [c for c, n in state.demon_trail.get(pid, ()) if n >= 2 and c not in shown]
+        now = pv.playable()
         for c in shown:
-            where = pv.playable().get(c, "")
+            where = now.get(c, "")
             if c == card or c in demon_left.get(pid, frozenset()) or not where.startswith("line:"):
                 continue
             if c != top:
@@ -878,12 +878,13 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         )
         for nxt in steps:
             if state.started and nxt != cur and cur is not None and not demon_played:
-                where = pv.playable().get(cur)
-                if nxt is None and shows(pid, cur) is None:
+                if nxt is None:
                     # The demon shows no card (a hand over it): the line's reading of its top for a view or two is no
                     # move to the line (e2e-s31/game01, real models: p4's line JS read QC once as a hand covered the
                     # demon's QC, which was logged as laddered, then flipped again and laddered a second time).
-                    where = None
+                    where = steady[0] if (steady := shows(pid, cur)) is not None else None
+                else:
+                    where = pv.playable().get(cur)
                 moved = cur
                 if where is None:  # not seen in the line: was it misread there, or on the demon (TWIN_SECONDS)?
                     twin = _line_twin(cur, pv, state.playable.get(pid, {}), hold.get(pid, view.t), view.t)
