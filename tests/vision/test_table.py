@@ -336,6 +336,21 @@ def test_a_detector_slip_beside_a_dealt_row_is_not_its_demon() -> None:
     assert bob.line == tuple(Card.parse(c) for c in ("2H", "3C", "4D", "5S"))
 
 
+def test_a_stray_reading_grouped_with_a_row_does_not_turn_it() -> None:
+    """A stock at the table's corner read as a face (e2e-s31/game02) falls in with the nearest row round the table:
+    fitted through it, bob's row would turn by degrees and every slot of his seat move with it."""
+    blue = dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "blue")
+    red = dealt_row(-math.pi / 2, ["QH", "9C", "8D", "7S", "6H"], "red")
+    stray = card_at(820, 740, "4D")  # 140 mm in from bob's row, towards the corner beyond his line's end
+    seats = find_seats(IDENTITY, [*blue, stray, *red], line_size=4, players=[("ann", "red"), ("bob", "blue")])
+    bob = next(s for s in seats if s.player == "bob")
+    assert abs(bob.down[0]) < 0.02 and bob.down[1] > 0.99  # facing straight down the table, as dealt
+    model = TableModel(IDENTITY.with_seats(seats), line_size=4)
+    view = model.view(0.0, 0, [*blue, *red]).player("bob")
+    assert view is not None and view.demon_top == Card.parse("KS")
+    assert view.line == tuple(Card.parse(c) for c in ("2H", "3C", "4D", "5S"))
+
+
 def at_slot(model: TableModel, player: str, slot: float, card: str, track: int, *, down: float = 0.0) -> Seen:
     """``card`` lying at ``slot`` along ``player``'s row (``down`` mm towards them), tracked as ``track``."""
     seat = next(s for s in model.calibration.seats if s.player == player)
