@@ -138,6 +138,20 @@ CASES = [
         view(1, (), pv("a", None, occluded=True)),
         [],
     ),
+    (
+        # e2e-s37/game01, real models: p1's AS, read AC at 0.62 as it started a pile, was credited as an AC nobody had;
+        # the spades that followed on that pile were lost with it.
+        "an Ace read as one no deck lost is the Ace of its top-k that left an area",
+        view(0, (), pv("a", "9C", ("AS", "KC")), pv("b", "4H")),
+        view(1, (pile("s", "AC", ("AS",)),), pv("a", "9C", (None, "KC")), pv("b", "4H")),
+        [("play", "a", "AS", "s", "line:1", False)],
+    ),
+    (
+        "an Ace read as one that left an area stays what it was read as",
+        view(0, (), pv("a", "9C", ("AS", "KC")), pv("b", "4H", (), "AC")),
+        view(1, (pile("s", "AC", ("AS",)),), pv("a", "9C", (None, "KC")), pv("b", "4H", (), None)),
+        [("play", "b", "AC", "s", "waste", False)],
+    ),
 ]
 
 
