@@ -963,9 +963,14 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             gone = [together[p_seq]]
         if len(gone) > 1:
             # Nothing covers a demon: a demon top that is gone and did not go to the line was played, while a
-            # waste or ladder card out of sight may only be under a card put on it (a draw, a ladder built on).
+            # waste or ladder card out of sight may only be under a card put on it (a draw, a ladder built on). Only a
+            # card the demon was taken to show (its top, or one flipped past): a demon reading the flips never took up
+            # is a misreading, and a play from the demon of it the rules refuse, and every card on it after
+            # (e2e-s31/game02, real models: p3's demon read 4H for 0.6 s as p2's waste 4H landed; the play went to
+            # p3, was refused, and the 5H to 8H on it were flagged as wrong ranks).
             demons = [pid for pid in gone if had_at.get(pid) == "demon" and players[pid].demon_visible
-                      and players[pid].demon_top is not None]  # fmt: skip
+                      and players[pid].demon_top is not None
+                      and (demon_tops.get(pid) == card or card in demon_left.get(pid, frozenset()))]  # fmt: skip
             if len(demons) == 1:
                 gone = demons
         if len(gone) == 1:

@@ -205,6 +205,24 @@ def test_of_two_copies_gone_the_one_that_left_a_demon_was_played() -> None:
     assert not [e for e in reconstruct(both_wastes) if isinstance(e, Correction)]
 
 
+def test_a_demon_reading_the_flips_never_took_up_is_not_the_copy_that_was_played() -> None:
+    """a's demon 9C is read 7H, then 5D, as b's waste 7H goes: both 7H copies are gone as a 7H lands, but the demon
+    was never taken to show a 7H (its flip waits for the 9C to show somewhere), so the rule that a demon top cannot
+    be covered does not give the play to a."""
+    from referee.events import Correction
+
+    views = [
+        view(0, (pile("h", "6H"),), pv("a", "9C"), pv("b", None, (), "7H")),
+        view(0.3, (pile("h", "6H"),), pv("a", "7H"), pv("b", None, (), "7H")),
+        view(0.6, (pile("h", "6H"),), pv("a", "7H"), pv("b", None, (), "7H")),
+        view(1, (pile("h", "7H"),), pv("a", "5D"), pv("b", None, (), "QS")),
+        view(2, (pile("h", "7H"),), pv("a", "5D"), pv("b", None, (), "QS")),
+    ]
+    events = reconstruct(views)
+    assert plays(events)[0] == ("play", None, "7H", "h", None, False)
+    assert [(f.player, f.source) for f in events if isinstance(f, Correction)] != [("a", "demon")]
+
+
 def test_a_deck_cannot_play_an_identity_twice() -> None:
     views = [
         view(0, (), pv("a", "AH"), pv("b", None, (), "AH")),
