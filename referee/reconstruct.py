@@ -138,27 +138,25 @@ def _consistent(top: Card | None, pile: PileView, vanished: Callable[[Card], boo
 
     ``vanished(card)``: that card was lately playable in a player's area and is no longer there. A reading whose
     card vanished is kept over a candidate whose card did not (the card seen leaving a hand is the one that
-    landed: an illegal play for the rules to judge); a candidate whose card vanished is taken over a reading
-    whose card did not; otherwise a candidate needs ``CANDIDATE_MIN`` of the identifier's probability. A reading
-    that does continue the pile but whose card no area lost gives way to a candidate that continues it too and
-    whose card did (an Ace of one suit read as another's, e2e-s37/game01)."""
+    landed: an illegal play for the rules to judge); a candidate whose card vanished (with ``CANDIDATE_MIN`` of
+    the identifier's probability when the reading continues the pile too: an Ace of one suit read as another's,
+    e2e-s37/game01) is taken over a reading whose card did not; otherwise a candidate needs ``CANDIDATE_MIN`` and
+    the reading must not continue the pile."""
     read = pile.top
     if read is None:
         return None
     if top is not None and read.suit == top.suit and read.rank <= top.rank:
         return read
     read_left = vanished(read)
-    if _continues(top, read):
-        if not read_left:
-            for card, p in pile.candidates:
-                if card != read and _continues(top, card) and p >= CANDIDATE_MIN and vanished(card):
-                    return card
+    lawful = _continues(top, read)
+    if lawful and read_left:
         return read
     for card, p in pile.candidates:
-        if not _continues(top, card):
+        if card == read or not _continues(top, card):
             continue
         left = vanished(card)
-        if (left and not read_left) or (left == read_left and p >= CANDIDATE_MIN):
+        sure = p >= CANDIDATE_MIN
+        if (left and not read_left and (sure or not lawful)) or (not lawful and left == read_left and sure):
             return card
     return read
 
