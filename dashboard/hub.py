@@ -9,10 +9,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dashboard.storage import Store
-from referee.events import EventError, Play, RoundStart, parse_event, to_json
+from referee.events import Correction, EventError, Play, RoundStart, parse_event, to_json
 from referee.game import RoundState, apply, initial, replay
 from referee.handicap import next_demons
 from referee.scoring import tally
+
+# What the page's audit trail shows of each correction.
+AUDIT_FIELDS = ("seq", "t", "action", "target", "player", "card", "demon", "by", "reason")
 
 
 @dataclass
@@ -76,9 +79,15 @@ def snapshot(table: LiveTable) -> dict[str, Any]:
                 "player": v.player,
                 "card": str(v.card) if v.card else None,
                 "message": v.message,
+                "candidates": list(v.candidates),
                 "thumb": f"/api/tables/{table.id}/flags/{v.seq}/thumb.jpg" if v.seq in table.thumbs else None,
             }
             for v in state.flags
+        ],
+        "corrections": [
+            {k: v for k, v in to_json(e).items() if k in AUDIT_FIELDS}
+            for e in state.history
+            if isinstance(e, Correction)
         ],
         "events": len(state.history),
         "camera": f"/api/tables/{table.id}/frame.jpg" if table.frame is not None else None,

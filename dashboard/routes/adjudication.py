@@ -16,7 +16,7 @@ router = APIRouter(prefix="/api/tables", tags=["adjudication"])
 class CorrectionIn(BaseModel):
     action: Literal["accept", "reject", "reassign", "fix-card", "set-demon", "end-round", "note"]
     by: str = Field(min_length=1, max_length=100)
-    reason: str = Field(default="", max_length=1000)
+    reason: str | None = Field(default=None, max_length=1000)
     target: int | None = Field(default=None, ge=0)
     player: str | None = None
     card: str | None = None

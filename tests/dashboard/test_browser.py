@@ -1,6 +1,6 @@
 """The live page in a real browser (Playwright driving Debian's chromium; no browser download): a play appears,
-the tally shows when the round ends, an authenticated correction changes the score, and a reload gets the full
-state again."""
+the tally shows when the round ends, an authenticated correction changes the score, a reload gets the full
+state again, and an adjudicator corrects the record from the page itself."""
 
 from __future__ import annotations
 
@@ -158,4 +158,62 @@ def test_setup_page_makes_a_table_and_the_rig_command(server: tuple[str, Setting
         assert '--players "Ann:red,Bob:blue,Cat:green,Dan:black"' in command
         assert "--rules nerts" in command and "-o demon_size=11" in command
         assert httpx.get(f"{url}/api/tables").json()[0]["id"] == "table1"
+        browser.close()
+
+
+def test_an_adjudicator_corrects_the_record_from_the_live_page(server: tuple[str, Settings]) -> None:
+    playwright = pytest.importorskip("playwright.sync_api")
+    url, settings = server
+    admin = {"Authorization": f"Bearer {settings.token_file.read_text().strip()}"}  # type: ignore[union-attr]
+    api = httpx.Client(base_url=url, timeout=10)
+    made = api.post("/api/tables", json={"id": "t1", "name": "Final"}, headers=admin).json()
+    rig = {"Authorization": f"Bearer {made['rig_token']}"}
+    events = [
+        {"seq": 0, "t": 0, "type": "round_start", "rules": "racing-demon",
+         "players": [{"id": "ann", "name": "Ann", "back": "red", "demon": 13},
+                     {"id": "bob", "name": "Bob", "back": "blue", "demon": 13}]},
+        # the camera could not tell whose Ace this was: Ann's or Bob's
+        {"seq": 1, "t": 1.0, "type": "play", "player": None, "card": "AS", "pile": "p1", "candidates": ["bob", "ann"]},
+        {"seq": 2, "t": 2.0, "type": "play", "player": "ann", "card": "3H", "pile": "p2", "from": "waste"},
+    ]  # fmt: skip
+    assert api.post("/api/tables/t1/events", json=events, headers=rig).status_code == 200
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox"])
+        page = browser.new_page()
+        page.goto(f"{url}/tables/t1")
+        page.wait_for_selector("#flags li[data-seq='1']:has-text('unattributed')", timeout=5000)
+        assert not page.is_visible("#flags li[data-seq='1'] .fix")  # a spectator sees no controls
+        page.click("#adjudicate summary")
+        page.fill("#token", "not the token")
+        page.click("#flags li[data-seq='2'] button[data-act='reject']")
+        page.wait_for_selector("#adj-error:has-text('adjudicator token is wrong')", timeout=5000)
+        assert page.is_visible("#flags li[data-seq='2']")  # nothing changed
+        page.fill("#token", settings.token_file.read_text().strip())  # type: ignore[union-attr]
+        page.fill("#by", "desk")
+        # The candidates are offered first; Bob is picked and the flag goes, the play scoring for him.
+        assert page.locator("#flags li[data-seq='1'] .who option").first.get_attribute("value") == "bob"
+        page.fill("#reason", "the video shows Bob's hand")
+        page.click("#flags li[data-seq='1'] button[data-act='reassign']")
+        page.wait_for_selector("#flags li[data-seq='1']", state="detached", timeout=5000)
+        page.wait_for_selector(
+            "#audit li:has-text(\"desk: event 1 is Bob's (the video shows Bob's hand)\")", timeout=5000
+        )
+        assert page.inner_text("[data-player='bob'] td:nth-child(2)") == "1"
+        # A card that is no card is refused with the referee's reason, and the flag stays.
+        page.fill("#flags li[data-seq='2'] input.card", "ZZ")
+        page.click("#flags li[data-seq='2'] button[data-act='fix-card']")
+        page.wait_for_selector("#adj-error:has-text('ZZ')", timeout=5000)
+        page.click("#flags li[data-seq='2'] button[data-act='reject']")
+        page.wait_for_selector("#flags li[data-seq='2']", state="detached", timeout=5000)
+        # A demon counted at the table.
+        page.select_option("#demon-player", "ann")
+        page.fill("#demon-count", "5")
+        page.click("#demon-form button")
+        page.wait_for_selector("[data-player='ann'] td:nth-child(4):text-is('5')", timeout=5000)
+        audit = api.get("/api/tables/t1/audit").json()
+        assert [(c["action"], c["by"]) for c in audit] == [
+            ("reassign", "desk"),
+            ("reject", "desk"),
+            ("set-demon", "desk"),
+        ]
         browser.close()
