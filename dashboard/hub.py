@@ -14,8 +14,10 @@ from referee.game import RoundState, apply, initial, replay
 from referee.handicap import next_demons
 from referee.scoring import tally
 
-# What the page's audit trail shows of each correction.
-AUDIT_FIELDS = ("seq", "t", "action", "target", "player", "card", "demon", "by", "reason")
+
+def audit_trail(state: RoundState) -> list[dict[str, Any]]:
+    """The round's corrections as logged, oldest first (the audit API and the live page's list)."""
+    return [to_json(e) for e in state.history if isinstance(e, Correction)]
 
 
 @dataclass
@@ -84,11 +86,7 @@ def snapshot(table: LiveTable) -> dict[str, Any]:
             }
             for v in state.flags
         ],
-        "corrections": [
-            {k: v for k, v in to_json(e).items() if k in AUDIT_FIELDS}
-            for e in state.history
-            if isinstance(e, Correction)
-        ],
+        "corrections": audit_trail(state),
         "events": len(state.history),
         "camera": f"/api/tables/{table.id}/frame.jpg" if table.frame is not None else None,
     }

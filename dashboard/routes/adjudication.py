@@ -8,6 +8,7 @@ from fastapi import APIRouter, HTTPException, status
 from pydantic import BaseModel, Field
 
 from dashboard.deps import AdminDep, HubDep, TableDep
+from dashboard.hub import audit_trail
 from referee.events import EventError
 
 router = APIRouter(prefix="/api/tables", tags=["adjudication"])
@@ -39,6 +40,4 @@ def correct(body: CorrectionIn, table: TableDep, hub: HubDep, _: AdminDep) -> di
 
 @router.get("/{table_id}/audit")
 def audit(table: TableDep) -> list[dict[str, Any]]:
-    from referee.events import Correction, to_json
-
-    return [to_json(e) for e in table.state.history if isinstance(e, Correction)]
+    return audit_trail(table.state)
