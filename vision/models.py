@@ -141,7 +141,12 @@ def network_shape(height: int, width: int, imgsz: int, stride: int = 32) -> tupl
 # all suits the table model, which takes a column's uppermost card and one reading per place in the middle. On
 # thirteen recorded held-out games (docs/vision.md "Suppression"): fully visible faces read right 0.882 -> 0.924 in
 # lines and 0.837 -> 0.878 in wastes; plays credited right 596 -> 604 of 696; about a tenth slower.
-WATCHING: dict[str, Any] = {"iou": 0.95, "same_card_gap": 0.14}  # CardDetector fields
+WATCHING: dict[str, Any] = {"iou": 0.95, "same_card_gap": 0.14, "shrink": (1.0,)}  # CardDetector fields
+# Still photos (``demonref detect``, ``evaluate models``): looked at as taken and shrunk 1.5, 2 and 3 times, the
+# surest kept (``CardDetector.shrink``; measured on held-out renders seen nearer, docs/vision.md).
+STILL: dict[str, Any] = {"shrink": (1.0, 1.5, 2.0, 3.0)}
+EMPTY_CONF = 0.75  # how sure a look that finds nothing counts as, against the mean confidence of one that finds cards
+AS_TAKEN_BONUS = 0.02  # a shrunk look must be this much surer than the photo as taken to replace it
 
 
 @dataclass
@@ -160,8 +165,17 @@ class CardDetector:
     # `same_card_gap=0.14` keeps them (more cards found and read on still frames) but also keeps more loose boxes, so
     # still photos keep the defaults and the chain, whose table model copes with stacks, uses ``WATCHING``.
     same_card_gap: float | None = None
+    # Still photos come at any distance, but the detector learnt cards as a table seen whole shows them (about 15-60
+    # px across at its input): nearer, it finds their pips and corners as cards of their own. With ``shrink``, the
+    # photo is also looked at shrunk by each factor (padded back to its size, so one export serves), and the factor
+    # whose boxes are surest on average is kept (the photo as taken by ``AS_TAKEN_BONUS``); a factor finding nothing
+    # counts as ``EMPTY_CONF``, so stray boxes on a few big cards do not beat a clean result. ``STILL`` sets it for photos; a watched table, whose cards keep
+    # the size the detector learnt, looks once.
+    shrink: tuple[float, ...] = (1.0,)
 
     def __post_init__(self) -> None:
+        if not self.shrink or min(self.shrink) < 1.0:
+            raise ValueError(f"shrink factors must be 1 or more, got {self.shrink}")
         _require(self.path, "detector")
         offline_ultralytics()
         # The export for a 16:9 camera is made at once (it also settles which backend works here); other frame
@@ -181,6 +195,35 @@ class CardDetector:
         return self._models[shape], shape
 
     def __call__(self, image: np.ndarray) -> Detections:
+        if len(self.shrink) == 1 and self.shrink[0] == 1.0:
+            return self._detect(image)
+        looks = [(f, self._shrunk(image, f)) for f in self.shrink]
+        return max(
+            looks,
+            key=lambda look: (
+                (float(look[1].conf.mean()) if len(look[1]) else EMPTY_CONF)
+                + (AS_TAKEN_BONUS if look[0] == 1.0 else 0.0)
+            ),
+        )[1]
+
+    def _shrunk(self, image: np.ndarray, factor: float) -> Detections:
+        """The cards found in ``image`` shrunk by ``factor`` at its top left (the rest padded with ultralytics'
+        letterbox grey), in the image's own pixels."""
+        if factor == 1.0:
+            return self._detect(image)
+        h, w = image.shape[:2]
+        small = cv2.resize(image, (max(1, round(w / factor)), max(1, round(h / factor))), interpolation=cv2.INTER_AREA)
+        canvas = np.full_like(image, 114)
+        canvas[: small.shape[0], : small.shape[1]] = small
+        found = self._detect(canvas)
+        if not len(found):
+            return found
+        centres = found.quads.mean(axis=1)
+        found = found[(centres[:, 0] < small.shape[1]) & (centres[:, 1] < small.shape[0])]
+        found.quads[:] = found.quads * [w / small.shape[1], h / small.shape[0]]
+        return found
+
+    def _detect(self, image: np.ndarray) -> Detections:
         model, size = self._model_for(network_shape(image.shape[0], image.shape[1], self.imgsz))
         with _quiet():  # ultralytics announces each runtime it loads on stdout
             result = model.predict(image, imgsz=size, conf=self.conf, iou=self.iou, device="cpu", verbose=False)[0]
@@ -301,7 +344,7 @@ class CardReader:
     def load(models: Path = MODELS, backend: str = "auto", combine: str = "max", *, watch: bool = False) -> CardReader:
         """The committed models; ``watch``: suppression for watching a table (``WATCHING``), not still photos."""
         return CardReader(
-            CardDetector(models / "detector.pt", backend=backend, **(WATCHING if watch else {})),
+            CardDetector(models / "detector.pt", backend=backend, **(WATCHING if watch else STILL)),
             CardIdentifier(models / "identifier.pt", backend=backend, combine=combine),
         )
 

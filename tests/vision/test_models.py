@@ -4,6 +4,7 @@ reported while the other images are still read; nothing is downloaded."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -165,3 +166,81 @@ def test_held_out_renders_are_scored_by_where_the_cards_lie() -> None:
     assert set(w["recall_by_zone"]) == set(zones)
     assert sum(round(w["recall_by_zone"][z] * zones[z]["n"]) for z in zones) == w["tp"]
     assert w["recall"] == w["tp"] / (d["tp"] + d["fn"])
+
+
+def _close_up(frame: np.ndarray, quads: list[np.ndarray], centre: np.ndarray, zoom: float) -> tuple[np.ndarray, list]:
+    """A window of ``frame`` round ``centre`` blown up ``zoom`` times to the frame's size (a camera nearer the
+    table), with the true quads of the cards lying wholly inside it."""
+    import cv2
+
+    h, w = frame.shape[:2]
+    ww, hh = w / zoom, h / zoom
+    x0, y0 = int(np.clip(centre[0] - ww / 2, 0, w - ww)), int(np.clip(centre[1] - hh / 2, 0, h - hh))
+    near = cv2.resize(frame[y0 : y0 + int(hh), x0 : x0 + int(ww)], (w, h), interpolation=cv2.INTER_CUBIC)
+    moved = [(q - [x0, y0]) * zoom for q in quads]
+    return near, [q for q in moved if q.min() >= 0 and q[:, 0].max() < w and q[:, 1].max() < h]
+
+
+def test_a_still_photo_taken_near_the_cards_is_also_looked_at_shrunk() -> None:
+    """The detector learnt cards at the size a whole table shows them; seen three times nearer, it finds them better
+    (and with fewer stray boxes) in the photo shrunk back to that size: ``STILL`` looks at both and keeps the surer."""
+    import cv2
+
+    from vision.detections import match_quads
+    from vision.models import STILL, CardReader
+
+    still = CardReader.load(MODELS).detector
+    assert still.shrink == STILL["shrink"] and CardReader.load(MODELS, watch=True).detector.shrink == (1.0,)
+    once = replace(still, shrink=(1.0,))
+    counts = {"truth": 0, "once": 0, "once_boxes": 0, "still": 0, "still_boxes": 0}
+    for path in sorted((SAMPLE / "detect" / "images").rglob("*.jpg"))[:4]:
+        frame = cv2.imread(str(path))
+        h, w = frame.shape[:2]
+        label = SAMPLE / "detect" / "labels" / path.parent.name / f"{path.stem}.txt"
+        quads = [np.array(line.split()[1:], float).reshape(4, 2) * [w, h] for line in label.read_text().splitlines()]
+        for q in quads[::4]:
+            near, inside = _close_up(frame, quads, q.mean(axis=0), 3.0)
+            a, b = once(near), still(near)
+            counts["truth"] += len(inside)
+            counts["once"] += len(match_quads(a, inside))
+            counts["still"] += len(match_quads(b, inside))
+            counts["once_boxes"] += len(a)
+            counts["still_boxes"] += len(b)
+    assert counts["truth"] >= 40
+    assert counts["still"] > counts["once"]
+    assert counts["still"] / counts["still_boxes"] > counts["once"] / counts["once_boxes"]
+
+
+def test_a_shrunk_look_finds_its_cards_where_they_lie_in_the_photo() -> None:
+    """Boxes found in the photo shrunk (and padded) come back in the photo's own pixels."""
+    import cv2
+
+    from vision.detections import match_quads
+    from vision.models import CardDetector
+
+    frame = cv2.imread(str(sorted((SAMPLE / "detect" / "images").rglob("*.jpg"))[0]))
+    detector = CardDetector(MODELS / "detector.pt")
+    as_taken, shrunk = detector._shrunk(frame, 1.0), detector._shrunk(frame, 1.5)
+    assert len(shrunk) >= 5
+    assert len(match_quads(shrunk, list(as_taken.quads), 0.5)) >= 0.8 * len(shrunk)
+
+
+def test_the_surest_look_is_kept_and_the_photo_as_taken_wins_a_near_tie(monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision.detections import Detections
+    from vision.models import AS_TAKEN_BONUS, EMPTY_CONF, CardDetector
+
+    def found(*conf: float) -> Detections:
+        return Detections(np.zeros((len(conf), 4, 2)), np.array(conf, float), np.zeros(len(conf), int))
+
+    detector = CardDetector(MODELS / "detector.pt", shrink=(1.0, 2.0))
+    frame = np.zeros((72, 128, 3), np.uint8)
+    for looks, kept in [
+        ({1.0: found(0.6, 0.7), 2.0: found(0.9)}, 2.0),  # surer shrunk
+        ({1.0: found(0.8), 2.0: found(0.8 + AS_TAKEN_BONUS / 2)}, 1.0),  # a near tie goes to the photo as taken
+        ({1.0: found(0.5, 0.6), 2.0: found()}, 2.0),  # stray boxes lose to finding nothing
+        ({1.0: found(EMPTY_CONF + 0.1), 2.0: found()}, 1.0),
+    ]:
+        monkeypatch.setattr(detector, "_shrunk", lambda image, f, looks=looks: looks[f])
+        assert detector(frame) is looks[kept]
+    with pytest.raises(ValueError, match="shrink factors"):
+        CardDetector(MODELS / "detector.pt", shrink=(0.5,))
