@@ -147,6 +147,33 @@ def test_recoloured_backs_take_the_players_colour(colour: str) -> None:
     assert (out[..., 3] == blue[..., 3]).all()
 
 
+@pytest.mark.skipif(not artwork.installed("kde", "svg-tigullio-international"), reason="packaged decks not installed")
+def test_a_player_never_gets_a_back_that_does_not_look_their_colour() -> None:
+    """A recoloured back that keeps its look (tigullio-international: black with a white emblem) is refused for
+    every colour but its own; every back a table is dealt measures nearest its player's colour as the chain
+    measures it, or is a pattern drawn in that colour."""
+    pytest.importorskip("PyQt5")
+    from vision.synth.decks import design_named
+    from vision.synth.render import choose_decks, recolours_to
+
+    emblem = design_named("kde:svg-tigullio-international")
+    assert recolours_to(emblem, "black") and not recolours_to(emblem, "blue") and not recolours_to(emblem, "red")
+    assert recolours_to(design_named("kde:svg-oxygen"), "blue")  # a blue back turned red looks red
+    colours = ["red", "blue", "green", "black"]
+    recoloured = 0
+    for s in range(40):
+        decks = choose_decks(["a", "b", "c", "d"], colours, np.random.default_rng(s), heldout=s % 2 == 1)
+        again = choose_decks(["a", "b", "c", "d"], colours, np.random.default_rng(s), heldout=s % 2 == 1)
+        assert decks.backs == again.backs
+        for colour, pattern in decks.backs.values():
+            if pattern.startswith("recolour:"):
+                recoloured += 1
+                assert recolours_to(design_named(pattern.removeprefix("recolour:")), colour), pattern
+            else:
+                assert pattern in BACK_PATTERNS or pattern == "svg-cards"
+    assert recoloured >= 20
+
+
 def test_the_renderer_draws_exactly_the_named_back_colours() -> None:
     from referee.cards import BACK_COLOUR_NAMES
     from vision.synth.faces import BACK_COLOURS

@@ -6,6 +6,7 @@ import json
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 
 import cv2
@@ -79,10 +80,29 @@ def choose_decks(
             backs[p] = (colour, "svg-cards")
         elif svg_decks and u < 0.6:  # a packaged back recoloured to the player's colour
             d = svg_decks[int(rng.integers(len(svg_decks)))]
-            backs[p] = (colour, f"recolour:{d.kind}:{d.name}")
+            if recolours_to(d, colour):
+                backs[p] = (colour, f"recolour:{d.kind}:{d.name}")
+            else:  # a pattern of its own instead, chosen without a draw so the other decks stay as they were
+                backs[p] = (colour, str(BACK_PATTERNS[zlib.crc32(f"{d.name}:{colour}".encode()) % len(BACK_PATTERNS)]))
         else:
             backs[p] = (colour, str(BACK_PATTERNS[int(rng.integers(len(BACK_PATTERNS)))]))
     return TableDecks(faces, backs)
+
+
+@cache
+def recolours_to(design: Design, colour: str) -> bool:
+    """Whether ``design``'s back, recoloured to ``colour``, looks that colour: its inked pixels, measured as the
+    chain measures a back to name a seat (``vision.table.back_colour``), lie nearest ``colour`` of the named back
+    colours. Some backs keep their look whatever the colour (black with a white emblem, black damask, brushed
+    silver with a coloured strip): a player called "blue" must not get one (e2e-s39/game01, where a "blue" player
+    with a black back and a "black" one with grey stripes had their names swapped)."""
+    from vision.table import back_colour, colour_name  # the chain's own measure; imported late (synth comes first)
+
+    back = recolour(design.back(height=176), colour)
+    alpha = back[..., 3:4].astype(np.float32) / 255.0
+    flat = (back[..., :3] * alpha + 128 * (1 - alpha)).astype(np.uint8)  # over mid grey
+    h, w = flat.shape[:2]
+    return colour_name(back_colour(flat, np.array([[0, 0], [w, 0], [w, h], [0, h]], float))) == colour
 
 
 def card_pixels(renderer: SceneRenderer) -> int:
