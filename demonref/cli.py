@@ -484,9 +484,41 @@ def quantize_cmd(
     console.print(f"{models / 'int8' / card['export']} written ({images_used} calibration images, {seconds} s)")
 
 
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+
+
+def _photos(paths: list[Path]) -> tuple[list[Path], list[str]]:
+    """The photos named, a folder standing for the images in it (sorted, not its sub-folders); and one error for
+    each folder that holds none."""
+    photos: list[Path] = []
+    problems: list[str] = []
+    for path in paths:
+        if path.is_dir():
+            inside = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+            if not inside:
+                problems.append(f"{path}: a folder with no images in it ({', '.join(IMAGE_SUFFIXES)})")
+            photos.extend(inside)
+        else:
+            photos.append(path)
+    return photos, problems
+
+
+def _drawn_name(path: Path, taken: set[str]) -> str:
+    """A file name for the drawn copy of ``path`` that no other photo of this run has: ``NAME.jpg``, or, when
+    photos in two folders share a name, ``FOLDER_NAME.jpg`` (then a number)."""
+    name = f"{path.stem}.jpg"
+    if name in taken:
+        name = f"{path.parent.name}_{path.stem}.jpg"
+    k = 2
+    while name in taken:
+        name, k = f"{path.parent.name}_{path.stem}_{k}.jpg", k + 1
+    taken.add(name)
+    return name
+
+
 @app.command("detect")
 def detect_cmd(
-    images: Annotated[list[Path], typer.Argument(help="Photos to read.")],
+    images: Annotated[list[Path], typer.Argument(help="Photos to read, or folders of them.")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per image per line.")] = False,
     annotate_dir: Annotated[Path | None, typer.Option("--annotate", help="Save drawn copies here.")] = None,
     models: Annotated[Path, typer.Option(help="Folder with detector.pt and identifier.pt.")] = Path("models"),
@@ -498,25 +530,34 @@ def detect_cmd(
         reader = CardReader.load(models)
     except ModelMissingError as exc:
         fail(str(exc))
-    failed = 0
-    for path in images:
-        try:
-            image = read_image(path)
-        except (FileNotFoundError, ValueError) as exc:
-            error(str(exc))
-            failed += 1
-            continue
-        found = reader(image)
-        if as_json:
-            sys.stdout.write(json.dumps({"image": str(path), "cards": found.to_json()}) + "\n")
-        else:
-            cards = ", ".join(c["card"] for c in found.to_json()) or "no cards"
-            console.print(f"{path}: {cards}", highlight=False)
-        if annotate_dir is not None:
-            import cv2
+    photos, problems = _photos(images)
+    for problem in problems:
+        error(problem)
+    failed = len(problems)
+    drawn: set[str] = set()
+    with _progress("photos") as bar:  # on stderr: the readings (and --json) stay alone on stdout
+        task = bar.add_task("photos", total=len(photos), visible=len(photos) > 1)
+        for path in photos:
+            try:
+                image = read_image(path)
+            except (FileNotFoundError, ValueError) as exc:
+                bar.console.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+                failed += 1
+                bar.advance(task)
+                continue
+            found = reader(image)
+            bar.advance(task)
+            if as_json:
+                sys.stdout.write(json.dumps({"image": str(path), "cards": found.to_json()}) + "\n")
+                sys.stdout.flush()
+            else:
+                cards = ", ".join(c["card"] for c in found.to_json()) or "no cards"
+                console.print(f"{path}: {cards}", highlight=False)
+            if annotate_dir is not None:
+                import cv2
 
-            annotate_dir.mkdir(parents=True, exist_ok=True)
-            cv2.imwrite(str(annotate_dir / f"{path.stem}.jpg"), annotate(image, found))
+                annotate_dir.mkdir(parents=True, exist_ok=True)
+                cv2.imwrite(str(annotate_dir / _drawn_name(path, drawn)), annotate(image, found))
     if failed:
         raise typer.Exit(2)
 

@@ -42,6 +42,27 @@ def test_detect_json_schema_and_bad_paths(tmp_path: Path) -> None:
     assert len(list((tmp_path / "drawn").iterdir())) == 2
 
 
+def test_detect_reads_folders_and_keeps_each_drawn_copy(tmp_path: Path) -> None:
+    """A folder stands for the images in it; a folder with none is an error naming it while the rest is read;
+    photos of the same name in two folders get a drawn copy each."""
+    import shutil
+
+    sample = sorted((SAMPLE / "detect" / "images").rglob("*.jpg"))[0]
+    for folder in ("table1", "table2"):
+        (tmp_path / folder).mkdir()
+        shutil.copy(sample, tmp_path / folder / "photo.jpg")
+    (tmp_path / "table1" / "notes.txt").write_text("not a photo")
+    (tmp_path / "empty").mkdir()
+    args = ["detect", str(tmp_path / "table1"), str(tmp_path / "empty"), str(tmp_path / "table2"), "--json",
+            "--models", str(MODELS), "--annotate", str(tmp_path / "drawn")]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2 and f"{tmp_path / 'empty'}: a folder with no images" in result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [line["image"] for line in lines] == [str(tmp_path / f / "photo.jpg") for f in ("table1", "table2")]
+    assert lines[0]["cards"] == lines[1]["cards"] and lines[0]["cards"]
+    assert sorted(p.name for p in (tmp_path / "drawn").iterdir()) == ["photo.jpg", "table2_photo.jpg"]
+
+
 def test_identifier_reads_the_sample_crops() -> None:
     import cv2
 
