@@ -102,6 +102,8 @@ class ReconState:
     # player -> those of ``demon_left`` replaced on the demon with nowhere seen for them to go (a flip alone, after
     # ``HOLD_SECONDS``) -> how many views running the demon has shown it again since: for long, it was never gone
     demon_unseen: Mapping[str, Mapping[Card, int]] = field(default_factory=dict)
+    # pile -> when it last showed its lawful top: a card found on it later landed since then, however long it was hidden
+    top_seen: Mapping[str, float] = field(default_factory=dict)
 
 
 FLICKER_SECONDS = 0.3  # a card seen at a place once, its place showing the card before it again within this
@@ -253,14 +255,28 @@ def _misread(seen: Sighting, now: PlayerView) -> bool:
     )
 
 
+# How far back a pile hidden by hands still dates the card found on it (``_had``): over a longer cover the decks'
+# areas change too much for a sighting then to say who had the card as it landed.
+HIDDEN_SECONDS = 6.0
+KEPT_SECONDS = RECENT_SECONDS + HIDDEN_SECONDS  # how long a sighting of a playable card is kept
+
+
 def _had(
-    card: Card, before: Mapping[str, Mapping[Card, Sighting]], t: float, played: Mapping[str, frozenset[Card]]
+    card: Card,
+    before: Mapping[str, Mapping[Card, Sighting]],
+    t: float,
+    played: Mapping[str, frozenset[Card]],
+    pile_seen: float | None = None,
 ) -> list[tuple[str, str]]:
-    """(player, place) of each deck that lately had ``card`` playable and has not put that identity down."""
+    """(player, place) of each deck that lately had ``card`` playable and has not put that identity down: seen
+    with it ``RECENT_SECONDS`` before ``t``, or before ``pile_seen`` (when the pile it landed on last showed the card
+    under it; the card landed since, so when hands hid the pile for longer, a deck seen with the card as it was
+    still lying there had it lately; at most ``HIDDEN_SECONDS`` back)."""
+    since = t if pile_seen is None else max(t - HIDDEN_SECONDS, min(t, pile_seen))
     return [
         (pid, places[card].place)
         for pid, places in before.items()
-        if card in places and t - places[card].last <= RECENT_SECONDS and card not in played.get(pid, frozenset())
+        if card in places and since - places[card].last <= RECENT_SECONDS and card not in played.get(pid, frozenset())
     ]
 
 
@@ -290,6 +306,7 @@ def _attribute(
     played: Mapping[str, frozenset[Card]],
     origin: str | None = None,
     reached: Sequence[str] = (),
+    pile_seen: float | None = None,
 ) -> tuple[str | None, str | None, list[str]]:
     """(player, source, candidates): who lately had ``card`` playable and no longer has it there. A deck
     that already put this identity down cannot have it again. ``origin``, the area the card was tracked
@@ -297,8 +314,9 @@ def _attribute(
     the pile as the card arrived, settles it first when it names one player who could have (unless two copies left
     their areas at once: a conflict's, where the arm last there is often the loser's), otherwise picks one of
     several whose copy is gone, and, when it names one deck that can have the card, outweighs a copy gone elsewhere
-    (unless that copy lay in view steadily and left as the card landed) and a card nobody was seen with."""
-    had = _had(card, before, t, played)
+    (unless that copy lay in view steadily and left as the card landed) and a card nobody was seen with.
+    ``pile_seen``: when the pile last showed the card under this one (``_had``)."""
+    had = _had(card, before, t, played, pile_seen)
     gone = _gone(had, card, now)
     if not _at_once(before, card, gone) and (arm := _one_reached(had, reached)):
         return arm[0][0], arm[0][1], [pid for pid, _ in had]
@@ -726,13 +744,16 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     if (
                         again is not None
                         and again.last > credit.t
+                        and view.t - again.last <= RECENT_SECONDS
                         and _lost(players.get(credit.player), card)
                         and still_holds(credit.pile, card)
                     ):
                         reassign_credit(credit, "was back in their area and played again")
                 # A tracked card, and the arms seen bringing one, are the top's.
                 origin, arms = (pile.origin, pile.reached) if card == new else (None, ())
-                player, source, candidates = _attribute(card, state.playable, players, view.t, played, origin, arms)
+                player, source, candidates = _attribute(
+                    card, state.playable, players, view.t, played, origin, arms, state.top_seen.get(key)
+                )
                 extra: dict[str, Any] = {"frame": view.frame, "confidence": round(pile.confidence, 3)}
                 if arms:
                     extra["reached"] = list(arms)
@@ -800,6 +821,11 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 played[owner.id] = played.get(owner.id, frozenset()) - {forbidden}
     if not state.started:
         tops.update({p.id: p.top for p in view.foundations if p.top is not None})
+    top_seen = dict(state.top_seen)
+    for pile in view.foundations:  # (a card the rules refused lying on a pile hides its lawful top)
+        key = aliases.get(pile.id, pile.id)
+        if pile.top is not None and pile.top == tops.get(key) and key not in suspect:
+            top_seen[key] = view.t
     demon_tops = dict(state.demon_tops) | late_flips
     hold = {pid: t for pid, t in state.demon_hold.items() if pid not in late_flips}
     trail = dict(state.demon_trail) | {pid: ((card, 2),) for pid, card in late_flips.items()}
@@ -835,7 +861,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             gone_now = tuple(pid for pid in cands if pid in players and not players[pid].occluded
                              and e.card not in players[pid].playable())  # fmt: skip
             had = tuple(
-                (pid, state.playable[pid][e.card].place) for pid in cands if e.card in state.playable.get(pid, {})
+                (pid, seen.place)
+                for pid in cands
+                if (seen := state.playable.get(pid, {}).get(e.card)) is not None and e.t - seen.last <= KEPT_SECONDS
             )
             opened.append(Pending(e.seq, e.card, cands, e.t, e.pile, gone_now, had, tuple(e.extra.get("reached", ()))))
     # A demon top that is the card of an open unattributed play its player is a candidate for has landed (whoever
@@ -1025,6 +1053,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         pile_plays,
         skips,
         demon_unseen,
+        top_seen,
     ), events
 
 
@@ -1075,13 +1104,21 @@ def _remember(recent: Mapping[Card, Sighting], pv: PlayerView, t: float) -> dict
     when it has been seen there (gaps under ``RECENT_SECONDS`` allowed), what that place showed before it, and
     since when every view has shown it there."""
     now = pv.playable()
-    seen = {c: s if c in now else s._replace(run=None) for c, s in recent.items() if t - s.last <= RECENT_SECONDS}
+    # Kept for as long as a hidden pile may date a card found on it (``_had``); within that, only the last
+    # ``RECENT_SECONDS`` make a card's stay at a place one stay or say what the place showed before.
+    seen = {c: s if c in now else s._replace(run=None) for c, s in recent.items() if t - s.last <= KEPT_SECONDS}
     for c, place in now.items():
         was = seen.get(c)
+        if was is not None and t - was.last > RECENT_SECONDS:
+            was = None
         if was is not None and was.place == place:
             seen[c] = was._replace(last=t, run=t if was.run is None else was.run)
             continue
-        there = [(s.last, other) for other, s in seen.items() if s.place == place and other != c]
+        there = [
+            (s.last, other)
+            for other, s in seen.items()
+            if s.place == place and other != c and t - s.last <= RECENT_SECONDS
+        ]
         before = max(there, key=lambda lc: lc[0])[1] if there else None
         seen[c] = Sighting(place, t, t, before, t, was._replace(prior=None) if was is not None else None)
     # A card seen at a place in one view only, the card it covered showing there again right after: a misreading

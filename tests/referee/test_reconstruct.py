@@ -1388,3 +1388,32 @@ def test_a_line_card_read_as_the_demon_top_while_a_hand_covers_the_demon_is_no_l
     views += [view(0.4 + 0.1 * k, (), pv("a", None, ("KD", "QC"))) for k in range(3)]
     views += [view(0.7 + 0.1 * k, (), pv("a", "7S", ("KD", "QC"))) for k in range(20)]
     assert summary(reconstruct(views)) == [("ladder", "a", "QC", "demon", "line:2"), ("flip", "a", "7S")]
+
+
+def test_a_card_found_on_a_pile_hidden_longer_than_a_glance_goes_to_the_deck_that_had_it_when_last_seen() -> None:
+    """Hands hid the 4S pile for 4 s; the 5S left b's waste just after the pile was last seen and was found on it
+    only later (e2e-s39b/game01, oracle: p2's 6S under an illegal 9D for 3 s went to nobody). The card landed after
+    the pile last showed the 4S, so b, seen with it then, had it lately; a deck seen with one long before had not."""
+    views = [
+        view(0, (pile("f", "4S"),), pv("a", "9H", waste="5S"), pv("b", "8D", waste="5S")),
+        view(5, (pile("f", "4S"),), pv("a", "9H", waste="2C"), pv("b", "8D", waste="5S")),
+        *(view(5.5 + k / 2, (), pv("a", "9H", waste="2C"), pv("b", "8D", waste="3H")) for k in range(9)),
+        view(10, (pile("f", "5S"),), pv("a", "9H", waste="2C"), pv("b", "8D", waste="3H")),
+    ]
+    assert [s for s in summary(reconstruct(views)) if s[0] == "play"] == [("play", "b", "5S", "f", "waste", False)]
+
+
+def test_a_pile_hidden_for_long_dates_its_card_no_further_back_than_hidden_seconds() -> None:
+    """Hidden for 12 s, the pile says little about when its card landed: a deck seen with the card as the pile was
+    last seen, 12 s before, is not taken for the one who played it."""
+    from referee.reconstruct import HIDDEN_SECONDS
+
+    hidden = [view(5.5 + k / 2, (), pv("a", "9H", waste="2C"), pv("b", "8D", waste="3H")) for k in range(23)]
+    views = [
+        view(0, (pile("f", "4S"),), pv("a", "9H", waste="2C"), pv("b", "8D", waste="5S")),
+        view(5, (pile("f", "4S"),), pv("a", "9H", waste="2C"), pv("b", "8D", waste="5S")),
+        *hidden,
+        view(17, (pile("f", "5S"),), pv("a", "9H", waste="2C"), pv("b", "8D", waste="3H")),
+    ]
+    assert HIDDEN_SECONDS + 3 < 17 - 5
+    assert [s for s in summary(reconstruct(views)) if s[0] == "play"] == [("play", None, "5S", "f", None, False)]
