@@ -25,6 +25,11 @@ from vision.models import CardReader
 from vision.synth.dataset import NOT_A_CARD, render_frame
 
 
+def _rp(tp: int, fp: int, fn: int) -> str:
+    """Recall / precision."""
+    return f"{tp / max(1, tp + fn):.3f} / {tp / max(1, tp + fp):.3f}"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=30)
@@ -72,8 +77,8 @@ def main() -> None:
         table.add_row(
             f"{zoom:g}",
             name,
-            f"{s['det_tp'] / max(1, s['det_tp'] + s['det_fn']):.3f} / {s['det_tp'] / max(1, s['det_tp'] + s['det_fp']):.3f}",
-            f"{s['tp'] / max(1, s['tp'] + s['fn']):.3f} / {s['tp'] / max(1, s['tp'] + s['fp']):.3f}",
+            _rp(s["det_tp"], s["det_fp"], s["det_fn"]),
+            _rp(s["tp"], s["fp"], s["fn"]),
             f"{s['backs_ok']} of {s['backs']}",
         )
     Console().print(table)

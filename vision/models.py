@@ -169,8 +169,8 @@ class CardDetector:
     # px across at its input): nearer, it finds their pips and corners as cards of their own. With ``shrink``, the
     # photo is also looked at shrunk by each factor (padded back to its size, so one export serves), and the factor
     # whose boxes are surest on average is kept (the photo as taken by ``AS_TAKEN_BONUS``); a factor finding nothing
-    # counts as ``EMPTY_CONF``, so stray boxes on a few big cards do not beat a clean result. ``STILL`` sets it for photos; a watched table, whose cards keep
-    # the size the detector learnt, looks once.
+    # counts as ``EMPTY_CONF``, so stray boxes on a few big cards do not beat a clean result. ``STILL`` sets it for
+    # photos; a watched table, whose cards keep the size the detector learnt, looks once.
     shrink: tuple[float, ...] = (1.0,)
 
     def __post_init__(self) -> None:
