@@ -734,6 +734,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 suspect[key] = before  # the rules will flag it; it may well be taken back
                 logging_illegal = True
             skipped_seqs: list[int] = []
+            # (A pile's id may be taken again by a new pile at that place: only a pile with a top is dated by it.)
+            pile_seen = state.top_seen.get(key) if before is not None else None
             for card, inferred in run:
                 # A deck credited with this card that showed it in its area again since, and no longer does, is
                 # playing it again: its credited copy was a conflict's second, taken back too quickly to be seen
@@ -752,7 +754,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 # A tracked card, and the arms seen bringing one, are the top's.
                 origin, arms = (pile.origin, pile.reached) if card == new else (None, ())
                 player, source, candidates = _attribute(
-                    card, state.playable, players, view.t, played, origin, arms, state.top_seen.get(key)
+                    card, state.playable, players, view.t, played, origin, arms, pile_seen
                 )
                 extra: dict[str, Any] = {"frame": view.frame, "confidence": round(pile.confidence, 3)}
                 if arms:

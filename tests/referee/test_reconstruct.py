@@ -1417,3 +1417,16 @@ def test_a_pile_hidden_for_long_dates_its_card_no_further_back_than_hidden_secon
     ]
     assert HIDDEN_SECONDS + 3 < 17 - 5
     assert [s for s in summary(reconstruct(views)) if s[0] == "play"] == [("play", None, "5S", "f", None, False)]
+
+
+def test_a_new_pile_is_not_dated_by_an_old_pile_that_had_its_id() -> None:
+    """A new pile's first card is dated from when it is found, even where a pile of the same id lay before: b's AS,
+    gone from its waste 6 s before an AS pile shows up, is not taken for it."""
+    state = ReconState()
+    views = [view(k / 2, (), pv("a", "9H", waste="2C"), pv("b", "8D", waste="AS")) for k in range(9)]
+    views += [view(4.5 + k / 2, (), pv("a", "9H", waste="2C"), pv("b", "8D", waste="3H")) for k in range(12)]
+    for v in views:
+        state, _ = step(state, v)
+    state = replace(state, top_seen={"f": 0.0})  # a pile "f" last shown at 0 s, gone since
+    state, events = step(state, view(10, (pile("f", "AS"),), pv("a", "9H", waste="2C"), pv("b", "8D", waste="3H")))
+    assert [s for s in summary(events) if s[0] == "play"] == [("play", None, "AS", "f", None, False)]
