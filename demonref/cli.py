@@ -537,16 +537,14 @@ def detect_cmd(
     drawn: set[str] = set()
     with _progress("photos") as bar:  # on stderr: the readings (and --json) stay alone on stdout
         task = bar.add_task("photos", total=len(photos), visible=len(photos) > 1)
-        for path in photos:
+        for path in bar.track(photos, task_id=task):
             try:
                 image = read_image(path)
             except (FileNotFoundError, ValueError) as exc:
-                bar.console.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+                error(str(exc))  # (the bar's console: stderr)
                 failed += 1
-                bar.advance(task)
                 continue
             found = reader(image)
-            bar.advance(task)
             if as_json:
                 sys.stdout.write(json.dumps({"image": str(path), "cards": found.to_json()}) + "\n")
                 sys.stdout.flush()

@@ -272,7 +272,7 @@ def _had(
     with it ``RECENT_SECONDS`` before ``t``, or before ``pile_seen`` (when the pile it landed on last showed the card
     under it; the card landed since, so when hands hid the pile for longer, a deck seen with the card as it was
     still lying there had it lately; at most ``HIDDEN_SECONDS`` back)."""
-    since = t if pile_seen is None else max(t - HIDDEN_SECONDS, min(t, pile_seen))
+    since = t if pile_seen is None else max(t - HIDDEN_SECONDS, pile_seen)  # (a pile is last seen before now)
     return [
         (pid, places[card].place)
         for pid, places in before.items()
