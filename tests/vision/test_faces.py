@@ -267,3 +267,18 @@ def test_varied_suit_symbols_bend_but_stay_their_suit() -> None:
                 nearest = max(overlap, key=lambda s: float(overlap[s]))
                 assert nearest is suit, (suit, a, b, nearest)  # (slim clubs' lobes were once a spade's)
     assert len({FaceStyle.varied(seed).suit_form for seed in range(40)}) > 10
+
+
+def test_some_lattice_and_stripe_backs_are_fine() -> None:
+    """A share of lattice and stripe backs is drawn as fine as a casino back's (a step of 2-3.5 % of the card's
+    width): counted as light-dark changes along a row across the middle."""
+    def changes(pattern: str, seed: int) -> int:
+        back = render_back("red", pattern, height=352, seed=seed)
+        row = cv2.cvtColor(back[..., :3], cv2.COLOR_BGR2GRAY)[back.shape[0] // 2, 30:-30].astype(int)
+        light = row > (row.min() + row.max()) / 2
+        return int(np.count_nonzero(light[1:] != light[:-1]))
+
+    for pattern in ("lattice", "stripes"):
+        counts = [changes(pattern, seed) for seed in range(12)]
+        assert max(counts) >= 3 * min(counts), (pattern, counts)  # some fine, some coarse
+        assert sum(c >= 30 for c in counts) >= 2, (pattern, counts)

@@ -429,3 +429,55 @@ def test_crops_for_a_farther_camera_come_from_narrower_frames_and_smaller_cards(
     small = CardTruth("5H", "p1", ((100, 100), (130, 100), (130, 142), (100, 142)), 1.0, True, "waste")
     assert dataset.crops(frame, [small]) == []  # 30 px: narrower than the default's 36
     assert {k for _, k, _ in dataset.crops(frame, [small], min_px=24)} == {"card", "index"}
+
+
+def test_loose_cards_each_get_a_truth_on_their_own_pixels() -> None:
+    """Loose groups (overlapping pairs, fans, rows, spread hands) on a table with no game: every card drawn gets a
+    truth, a card wholly seen fills its quad with its colour, and a card under another shows only what is left."""
+    renderer, result = scene(plain_style(), players=3, seed=5)
+    renderer.game = False
+    placed = renderer.scatter(np.random.default_rng(4), 6, anywhere=True)
+    assert len(placed) >= 12 and {p.zone for p in placed} == {"loose"}
+    frame, truths = renderer.render(result.table_at(5.0))
+    assert all(t.zone == "loose" for t in truths)
+    assert len(truths) == len(placed)  # a table with no game shows only the loose cards
+    seen = [t for t in truths if t.card != "back" and t.visible > 0.999]
+    covered = [t for t in truths if t.visible < 0.9]
+    assert seen and covered, "six groups of two to eight cards overlap somewhere"
+    for t in seen:
+        match = (np.abs(frame.astype(int) - np.array(PALETTE[t.card])).sum(axis=2) < 40).astype(np.uint8)
+        quad = np.zeros_like(match)
+        cv2.fillConvexPoly(quad, np.round(np.array(t.quad)).astype(np.int32), 1)
+        assert match[quad > 0].mean() > 0.9, t.card
+    # With the game on, the loose cards come on top of it.
+    renderer.game = True
+    _, truths = renderer.render(result.table_at(5.0))
+    zones = {t.zone for t in truths}
+    assert "loose" in zones and "demon" in zones
+
+
+def test_some_detection_frames_have_loose_cards_and_half_of_those_no_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dataset, "LOOSE_SHARE", 1.0)
+    zones = []
+    for i in range(4):
+        _, truths = dataset.render_frame(dataset.plan_frame(77, i), max_width=640)
+        zones.append({t.zone for t in truths})
+    assert all("loose" in z for z in zones)
+    assert any(z == {"loose"} for z in zones) and any(len(z) > 1 for z in zones)
+
+
+def test_a_poker_chip_has_spots_round_its_rim() -> None:
+    from vision.synth import textures
+
+    canvas = np.zeros((200, 200, 3), np.uint8)
+    cv2.circle(canvas, (100, 100), 60, (20, 20, 160), -1)
+    for seed in range(5):
+        chip = canvas.copy()
+        textures._chip_spots(chip, np.random.default_rng(seed), (100, 100), 60)
+        changed = np.abs(chip.astype(int) - canvas).sum(axis=2) > 60
+        ys, xs = np.nonzero(changed)
+        r = np.hypot(xs - 100, ys - 100)
+        assert changed.sum() > 150 and r.min() > 0.6 * 60 and r.max() < 1.05 * 60
+        # Spots apart from each other: the changed pixels do not form one ring.
+        angles = np.sort(np.arctan2(ys - 100, xs - 100))
+        assert np.diff(np.concatenate([angles, angles[:1] + 2 * np.pi])).max() > 0.15

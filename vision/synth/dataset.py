@@ -46,6 +46,9 @@ CLASSES = (*IDENTITIES, NOT_A_CARD)  # the identifier's classes
 IDENTIFY_WIDTHS = (1280, 1600, 1920)
 MIN_CARD_PX = 36  # narrower cards are not cropped for identification: their index is a blur
 
+# The share of frames with loose cards (``SceneRenderer.scatter``: overlapping pairs, fans, rows, spread hands),
+# half of them on a table with no game laid out. Detection builds before detect-v5 had none.
+LOOSE_SHARE = 0.3
 # Which cards are labelled for detection: enough of them shows to be found and read.
 MIN_VISIBLE = 0.45
 
@@ -97,6 +100,9 @@ def render_frame(plan: FramePlan, *, max_width: int | None = None) -> tuple[np.n
     if rng.random() < 0.5 and result.motions:  # often catch a card in a hand
         m = result.motions[int(rng.integers(len(result.motions)))]
         t = float(rng.uniform(m.t0, m.t1))
+    if rng.random() < LOOSE_SHARE:  # cards lying loose: over the game, or on a table with no game on it
+        renderer.game = renderer.hands = bool(rng.random() < 0.5)
+        renderer.scatter(rng, int(rng.integers(1, 5) if renderer.game else rng.integers(2, 7)), anywhere=not renderer.game)
     frame, truths = renderer.render(result.table_at(t), result.motions, t)
     return frame, truths
 
@@ -378,6 +384,7 @@ def build(
     summary: dict[str, object] = {"kind": kind, "frames": frames, "seed": seed, "splits": counts}
     # Frames depend on the fonts installed too (varied decks draw their indices in them): say how many there were.
     summary["varied_deck_fonts"] = len(index_fonts())
+    summary["loose_share"] = LOOSE_SHARE
     if kind == "identify":
         summary["index_part"] = list(INDEX_PART)
         summary["jitter"] = JITTER

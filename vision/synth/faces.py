@@ -42,6 +42,7 @@ BACK_COLOURS: dict[str, tuple[int, int, int]] = {
     "navy": (90, 30, 20),
 }
 BACK_PATTERNS: tuple[str, ...] = ("lattice", "stripes", "dots", "checks", "logo")
+FINE_BACKS = 0.4  # the share of lattice and stripe backs drawn fine
 
 FORMS = (-1.0, -0.5, 0.0, 0.5, 1.0)  # the suit symbols' bends a varied deck draws from (few: masks are cached)
 _FONTS = (
@@ -419,6 +420,10 @@ def render_back(colour: str, pattern: str, *, height: int = 352, seed: int = 0) 
     inner[:] = dark
     ih, iw = inner.shape[:2]
     step = max(4, round(width * float(rng.uniform(0.05, 0.09))))
+    if pattern in ("lattice", "stripes") and rng.random() < FINE_BACKS:
+        # A fine lattice, as on many casino and club backs (a Bicycle back's is about 2 % of the card's width a
+        # step): from a table's distance it is a texture rather than lines.
+        step = max(2, round(width * float(rng.uniform(0.018, 0.035))))
     line = max(1, step // 5)
     if pattern == "lattice":
         for k in range(-ih, iw + ih, step):

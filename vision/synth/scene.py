@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from referee.cards import Card
+from referee.cards import STANDARD_52, Card
 from referee.game import RoundState
 from referee.simulate import Motion
 from vision.synth import textures
@@ -231,6 +231,8 @@ class SceneRenderer:
     markers: bool = True
     hands: bool = True
     line_size: int = 4
+    game: bool = True  # False: the game's cards are not laid out (a table with only ``loose`` cards on it)
+    loose: list[Placed] = field(default_factory=list)  # cards lying loose on top of the game (``scatter``)
     _cache: dict[tuple[str, str], np.ndarray] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -375,8 +377,57 @@ class SceneRenderer:
         down = np.array([math.cos(theta), math.sin(theta)])
         return Placed(image, seat.to_table(lx + dx, ly + dy), right, down, card, owner, zone, label)
 
+    def scatter(self, rng: np.random.Generator, groups: int, *, anywhere: bool = False) -> list[Placed]:
+        """Lays ``groups`` groups of loose cards on the table (drawn over the game, zone ``loose``): overlapping
+        pairs, fans, rows and spread hands, of faces and backs from the players' decks, in the middle of the table
+        (``anywhere``: all over it). Cards lie like this whenever people play: a hand put down, a pack fanned, two
+        cards dropped one over the other; the detector must box each card of such a group on its own."""
+        g = self.geometry
+        middle = np.array([g.width / 2, g.height / 2])
+        reach = np.array([g.width, g.height]) * (0.42 if anywhere else 0.22)
+        w, h = CARD_W_MM, CARD_H_MM
+        for _ in range(groups):
+            pid = self.players[int(rng.integers(len(self.players)))]
+            centre = middle + rng.uniform(-1, 1, 2) * reach
+            theta = float(rng.uniform(0, 2 * math.pi))
+            kind = str(rng.choice(["pair", "fan", "row", "spread"], p=[0.4, 0.25, 0.15, 0.2]))
+            n = {"pair": 2, "fan": int(rng.integers(3, 9)), "row": int(rng.integers(3, 6)), "spread": int(rng.integers(3, 7))}[kind]
+            backs = kind == "fan" and rng.random() < 0.6
+            cards: list[Card | None] = [STANDARD_52[int(k)] for k in rng.permutation(len(STANDARD_52))[:n]]
+            if kind == "pair" and rng.random() < 0.2:
+                cards[0] = None  # a face dropped on a back
+            poses: list[tuple[np.ndarray, float]] = []
+            if kind == "pair":
+                shift = np.array([rng.choice([-1, 1]) * rng.uniform(0.15, 0.6) * w, rng.uniform(-0.4, 0.4) * h])
+                poses = [(np.zeros(2), 0.0), (shift, float(rng.normal(0, 10)))]
+            elif kind == "fan":
+                step = float(rng.uniform(6, 15))
+                for k in range(n):
+                    a = math.radians((k - (n - 1) / 2) * step)
+                    poses.append((np.array([math.sin(a), 1 - math.cos(a)]) * h * 0.42, math.degrees(a)))
+            elif kind == "row":
+                gap = float(rng.uniform(1.05, 1.5)) * w
+                poses = [(np.array([(k - (n - 1) / 2) * gap, rng.normal(0, 2)]), float(rng.normal(0, 3))) for k in range(n)]
+            else:
+                step = float(rng.uniform(0.12, 0.28)) * w
+                poses = [(np.array([(k - (n - 1) / 2) * step, rng.normal(0, 1.5)]), float(rng.normal(0, 2))) for k in range(n)]
+            for card, (offset, turn) in zip(cards, poses, strict=True):
+                face = None if backs else card
+                a = theta + math.radians(turn)
+                right = np.array([math.cos(a), math.sin(a)])
+                down = np.array([-math.sin(a), math.cos(a)])
+                base_right = np.array([math.cos(theta), math.sin(theta)])
+                base_down = np.array([-math.sin(theta), math.cos(theta)])
+                where = centre + offset[0] * base_right + offset[1] * base_down
+                label = "back" if face is None else str(face)
+                self.loose.append(Placed(self._image(pid, face), where, right, down, label, pid, "loose"))
+        self._static_key = None
+        return self.loose
+
     def layout(self, state: RoundState, carried: Sequence[Motion] = ()) -> list[Placed]:
-        """Every card to draw, bottom to top, from the referee's view of the table."""
+        """Every card to draw, bottom to top, from the referee's view of the table, then any loose cards."""
+        if not self.game:
+            return list(self.loose)
         placed: list[Placed] = []
         lifted = {(m.player, m.source, str(m.card)) for m in carried}
         # A card that will go back (an illegal play, a lost conflict) leaves its demon unturned meanwhile.
@@ -468,7 +519,7 @@ class SceneRenderer:
                 img = self._image(owner or self.players[0], c)
                 placed.append(self._place(centre_seat, 0, 0, img, str(c), owner, f"foundation:{pile_id}",
                                           jitter_key=(f"f{pile_id}", j), spread=(3.0, 7.0)))  # fmt: skip
-        return placed
+        return placed + self.loose
 
     def carried(self, state: RoundState, motions: Sequence[Motion], t: float) -> list[tuple[Placed, Seat]]:
         """The cards in hands at time ``t``, on their way from source to destination."""
@@ -576,6 +627,8 @@ class SceneRenderer:
             state.applied,
             tuple(sorted((m.player, m.source, str(m.card)) for m in active)),
             tuple(self._cell_of.items()),
+            self.game,
+            len(self.loose),
         )
         if self._static_key == key and self._static_layer is not None:
             return self._static_layer

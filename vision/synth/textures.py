@@ -78,6 +78,7 @@ def draw_clutter(
                 cc = (c[0] + k * 2, c[1] - k * 2)
                 cv2.circle(canvas, cc, r, colour, -1, cv2.LINE_AA)
                 cv2.circle(canvas, cc, round(r * 0.7), (235, 235, 235), max(1, round(2 * ppm)), cv2.LINE_AA)
+            _chip_spots(canvas, rng, cc, r)
         elif kind == "cup":
             r = round(42 * ppm)
             cv2.circle(canvas, (c[0] + round(6 * ppm), c[1] + round(6 * ppm)), r, (30, 30, 30), -1, cv2.LINE_AA)
@@ -103,6 +104,20 @@ def draw_clutter(
             box = cv2.boxPoints((c, (side, side), float(rng.uniform(0, 90))))
             tone = tuple(int(v) for v in rng.choice([[120, 170, 200], [215, 225, 230], [180, 200, 215]]))
             cv2.fillConvexPoly(canvas, box.astype(np.int32), tone, cv2.LINE_AA)
+
+
+def _chip_spots(canvas: np.ndarray, rng: np.random.Generator, c: tuple[int, int], r: int) -> None:
+    """The pale inserts round a poker chip's rim (most chips have four to eight): with them a chip seen from above
+    is a coloured disc with white spots, a look a card's pips share, and the detector must learn it is no card."""
+    n = int(rng.integers(4, 9))
+    tone = tuple(int(v) for v in rng.choice([[240, 240, 240], [200, 230, 245], [60, 60, 60]]))
+    start = float(rng.uniform(0, 2 * np.pi))
+    half = max(1, round(r * 0.14))
+    for k in range(n):
+        a = start + 2 * np.pi * k / n
+        centre = (float(c[0] + 0.86 * r * np.cos(a)), float(c[1] + 0.86 * r * np.sin(a)))
+        box = cv2.boxPoints((centre, (2 * half, 3 * half), float(np.degrees(a))))
+        cv2.fillConvexPoly(canvas, np.round(box).astype(np.int32), tone, cv2.LINE_AA)
 
 
 def _score_pad(canvas: np.ndarray, rng: np.random.Generator, c: tuple[int, int], ppm: float) -> None:
