@@ -272,6 +272,7 @@ def test_varied_suit_symbols_bend_but_stay_their_suit() -> None:
 def test_some_lattice_and_stripe_backs_are_fine() -> None:
     """A share of lattice and stripe backs is drawn as fine as a casino back's (a step of 2-3.5 % of the card's
     width): counted as light-dark changes along a row across the middle."""
+
     def changes(pattern: str, seed: int) -> int:
         back = render_back("red", pattern, height=352, seed=seed)
         row = cv2.cvtColor(back[..., :3], cv2.COLOR_BGR2GRAY)[back.shape[0] // 2, 30:-30].astype(int)

@@ -102,7 +102,9 @@ def render_frame(plan: FramePlan, *, max_width: int | None = None) -> tuple[np.n
         t = float(rng.uniform(m.t0, m.t1))
     if rng.random() < LOOSE_SHARE:  # cards lying loose: over the game, or on a table with no game on it
         renderer.game = renderer.hands = bool(rng.random() < 0.5)
-        renderer.scatter(rng, int(rng.integers(1, 5) if renderer.game else rng.integers(2, 7)), anywhere=not renderer.game)
+        renderer.scatter(
+            rng, int(rng.integers(1, 5) if renderer.game else rng.integers(2, 7)), anywhere=not renderer.game
+        )
     frame, truths = renderer.render(result.table_at(t), result.motions, t)
     return frame, truths
 

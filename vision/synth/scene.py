@@ -391,7 +391,12 @@ class SceneRenderer:
             centre = middle + rng.uniform(-1, 1, 2) * reach
             theta = float(rng.uniform(0, 2 * math.pi))
             kind = str(rng.choice(["pair", "fan", "row", "spread"], p=[0.4, 0.25, 0.15, 0.2]))
-            n = {"pair": 2, "fan": int(rng.integers(3, 9)), "row": int(rng.integers(3, 6)), "spread": int(rng.integers(3, 7))}[kind]
+            n = {
+                "pair": 2,
+                "fan": int(rng.integers(3, 9)),
+                "row": int(rng.integers(3, 6)),
+                "spread": int(rng.integers(3, 7)),
+            }[kind]
             backs = kind == "fan" and rng.random() < 0.6
             cards: list[Card | None] = [STANDARD_52[int(k)] for k in rng.permutation(len(STANDARD_52))[:n]]
             if kind == "pair" and rng.random() < 0.2:
@@ -407,10 +412,15 @@ class SceneRenderer:
                     poses.append((np.array([math.sin(a), 1 - math.cos(a)]) * h * 0.42, math.degrees(a)))
             elif kind == "row":
                 gap = float(rng.uniform(1.05, 1.5)) * w
-                poses = [(np.array([(k - (n - 1) / 2) * gap, rng.normal(0, 2)]), float(rng.normal(0, 3))) for k in range(n)]
+                poses = [
+                    (np.array([(k - (n - 1) / 2) * gap, rng.normal(0, 2)]), float(rng.normal(0, 3))) for k in range(n)
+                ]
             else:
                 step = float(rng.uniform(0.12, 0.28)) * w
-                poses = [(np.array([(k - (n - 1) / 2) * step, rng.normal(0, 1.5)]), float(rng.normal(0, 2))) for k in range(n)]
+                poses = [
+                    (np.array([(k - (n - 1) / 2) * step, rng.normal(0, 1.5)]), float(rng.normal(0, 2)))
+                    for k in range(n)
+                ]
             for card, (offset, turn) in zip(cards, poses, strict=True):
                 face = None if backs else card
                 a = theta + math.radians(turn)
