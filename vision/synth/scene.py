@@ -391,7 +391,7 @@ class SceneRenderer:
             centre = middle + rng.uniform(-1, 1, 2) * reach
             theta = float(rng.uniform(0, 2 * math.pi))
             kind = str(rng.choice(["pair", "fan", "row", "spread"], p=[0.4, 0.25, 0.15, 0.2]))
-            n = {
+            n = {  # all three counts are drawn whatever the kind (detect-v5 was built so)
                 "pair": 2,
                 "fan": int(rng.integers(3, 9)),
                 "row": int(rng.integers(3, 6)),
@@ -401,7 +401,9 @@ class SceneRenderer:
             cards: list[Card | None] = [STANDARD_52[int(k)] for k in rng.permutation(len(STANDARD_52))[:n]]
             if kind == "pair" and rng.random() < 0.2:
                 cards[0] = None  # a face dropped on a back
-            poses: list[tuple[np.ndarray, float]] = []
+            base_right = np.array([math.cos(theta), math.sin(theta)])
+            base_down = np.array([-math.sin(theta), math.cos(theta)])
+            poses: list[tuple[np.ndarray, float]] = []  # (offset along base_right and base_down, turn in degrees)
             if kind == "pair":
                 shift = np.array([rng.choice([-1, 1]) * rng.uniform(0.15, 0.6) * w, rng.uniform(-0.4, 0.4) * h])
                 poses = [(np.zeros(2), 0.0), (shift, float(rng.normal(0, 10)))]
@@ -426,8 +428,6 @@ class SceneRenderer:
                 a = theta + math.radians(turn)
                 right = np.array([math.cos(a), math.sin(a)])
                 down = np.array([-math.sin(a), math.cos(a)])
-                base_right = np.array([math.cos(theta), math.sin(theta)])
-                base_down = np.array([-math.sin(theta), math.cos(theta)])
                 where = centre + offset[0] * base_right + offset[1] * base_down
                 label = "back" if face is None else str(face)
                 self.loose.append(Placed(self._image(pid, face), where, right, down, label, pid, "loose"))
