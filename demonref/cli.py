@@ -484,19 +484,19 @@ def quantize_cmd(
     console.print(f"{models / 'int8' / card['export']} written ({images_used} calibration images, {seconds} s)")
 
 
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
-
-
 def _photos(paths: list[Path]) -> tuple[list[Path], list[str]]:
     """The photos named, a folder standing for the images in it (sorted, not its sub-folders); and one error for
-    each folder that holds none."""
+    each folder that holds none. A folder's images are those a capture folder reads, and TIFF (scanned photos)."""
+    from vision.capture import IMAGE_SUFFIXES as FRAME_SUFFIXES
+
+    suffixes = (*FRAME_SUFFIXES, ".tif", ".tiff")
     photos: list[Path] = []
     problems: list[str] = []
     for path in paths:
         if path.is_dir():
-            inside = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+            inside = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in suffixes)
             if not inside:
-                problems.append(f"{path}: a folder with no images in it ({', '.join(IMAGE_SUFFIXES)})")
+                problems.append(f"{path}: a folder with no images in it ({', '.join(suffixes)})")
             photos.extend(inside)
         else:
             photos.append(path)
@@ -841,7 +841,7 @@ def calibrate_cmd(
     import numpy as np
 
     from vision.calibrate import CalibrationError, from_corners, from_markers, marker_sheet
-    from vision.capture import CaptureError, Source
+    from vision.capture import IMAGE_SUFFIXES, CaptureError, Source
 
     if print_sheet is not None:
         try:
@@ -853,7 +853,7 @@ def calibrate_cmd(
             return
     if source is None:
         fail("give --source (camera index, stream, video or image) to calibrate from, or --print to make the sheet")
-    still = Path(source).suffix.lower() in (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+    still = Path(source).suffix.lower() in IMAGE_SUFFIXES
     if still:
         picture = cv2.imread(source)
         if picture is None:

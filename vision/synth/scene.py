@@ -431,8 +431,7 @@ class SceneRenderer:
                 where = centre + offset[0] * base_right + offset[1] * base_down
                 label = "back" if face is None else str(face)
                 self.loose.append(Placed(self._image(pid, face), where, right, down, label, pid, "loose"))
-        self._static_key = None
-        return self.loose
+        return self.loose  # (the static layer's key counts the loose cards: it is drawn again)
 
     def layout(self, state: RoundState, carried: Sequence[Motion] = ()) -> list[Placed]:
         """Every card to draw, bottom to top, from the referee's view of the table, then any loose cards."""
