@@ -104,6 +104,8 @@ class ReconState:
     demon_unseen: Mapping[str, Mapping[Card, int]] = field(default_factory=dict)
     # pile -> when it last showed its lawful top: a card found on it later landed since then, however long it was hidden
     top_seen: Mapping[str, float] = field(default_factory=dict)
+    # pile holding one Ace -> how surely it was ever read as logged, another Ace it is read as now, and since when
+    reread: Mapping[str, tuple[float, Card | None, float]] = field(default_factory=dict)
 
 
 FLICKER_SECONDS = 0.3  # a card seen at a place once, its place showing the card before it again within this
@@ -405,6 +407,36 @@ def _line_twin(
     return twins[0] if len(twins) == 1 else None
 
 
+def _laddered(seen: Sighting | None) -> str | None:
+    """The place in the line a demon card was seen to go to and lie at (``seen``: its last sighting), though it is
+    out of sight now: a card put on it since, or a hand over the line (e2e-s38/game02, real models: p4's demon QC,
+    in line:2 for 4 s, was covered by a JH before the flip past it was due; it was logged as a flip alone, and the
+    demon count was one card too many)."""
+    if (
+        seen is None
+        or not seen.place.startswith("line:")
+        or seen.prior is None
+        or seen.prior.place != "demon"
+        or seen.last - seen.since < STEADY_SECONDS
+    ):
+        return None
+    return seen.place
+
+
+# A pile's one card, an Ace, read as another suit's Ace for this long as it lies there alone, at the end this surely
+# and surer than it was ever read as the Ace logged, was that Ace:
+# an Ace is read at a glance as it lands (a hand, motion), and the pile's suit decides how every later card is judged
+# (e2e-s36/game00, real models: p1's AC logged as AS at 0.78, read AC at 0.83 from 4 s later; p1's real AS then
+# landed as a "duplicate", and the five spades put on it were refused one by one as no pile's).
+REREAD_MIN = 0.75
+REREAD_SECONDS = 1.0
+
+
+def _reread_ace(logged: Card, read: Card, pile: PileView, cards: int) -> bool:
+    """``pile``, holding only the Ace ``logged`` (``cards`` plays logged onto it), reads ``read`` itself, another Ace."""
+    return cards == 1 and logged.rank == ACE and read.rank == ACE and read != logged and pile.top == read
+
+
 def _shown(card: Card, now: Mapping[str, PlayerView], who: str | None = None) -> bool:
     """``card`` lies playable in ``who``'s area in full view (in any area's, without ``who``)."""
     return any(not pv.occluded and card in pv.playable() for pid, pv in now.items() if who is None or pid == who)
@@ -439,6 +471,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     top_by = dict(state.top_by)
     doubles = set(state.doubles)
     unlikely = dict(state.unlikely)
+    reread = dict(state.reread)
     logged_illegal = dict(state.logged_illegal)
     aliases = dict(state.aliases)
     pile_plays = dict(state.pile_plays)
@@ -655,6 +688,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             if new is None:
                 continue
             if new == before:
+                if key in reread and pile.top == new:  # the lone Ace read as logged: how surely, at best
+                    reread[key] = (max(reread[key][0], pile.confidence), None, view.t)
                 _log_doubles(key, new, pile)
                 continue
             skip = skips.get(key)
@@ -683,6 +718,23 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 # Foundations only grow: a lower top is the old card under a hand, or a misread. Not a card of
                 # another suit read surely whose card was seen leaving an area: that was put there, for the rules to
                 # refuse (e2e-s28/game01, oracle: p2's demon 5C lay on the 5D pile 2.5 s, never logged).
+                best, rival, rival_since = reread.get(key, (1.0, None, view.t))
+                if key in reread and _reread_ace(before, new, pile, len(pile_plays.get(key, ()))):
+                    if rival != new:
+                        reread[key] = (best, new, view.t)
+                    elif view.t - rival_since >= REREAD_SECONDS and pile.confidence >= max(REREAD_MIN, best):
+                        p_seq, _card, who = pile_plays[key][0]
+                        # (Not when its player has put that Ace down already, or shows it in their area.)
+                        if who is None or (new not in played.get(who, frozenset()) and not _shown(new, players, who)):
+                            why = (f"{key} read {new} for {REREAD_SECONDS:g} s, surer than ever of the {before}, as it "
+                                   f"lay alone: the {before} was the {new}")  # fmt: skip
+                            fix_card(p_seq, before, new, who, why)
+                            resuited.add(p_seq)
+                            pile_plays[key] = ((p_seq, new, who),)
+                            tops[key] = new
+                        del reread[key]
+                elif key in reread:
+                    reread[key] = (best, None, view.t)
                 continue
             # a card below that vanished: left a player's area (in full view) and landed nowhere seen
             run = _new_cards(before, new, vanished)
@@ -810,6 +862,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             else:
                 skips.pop(key, None)
             tops[key] = new
+            if new.rank == ACE and len(pile_plays.get(key, ())) == 1:  # a lone Ace, watched for a surer reading
+                reread[key] = (pile.confidence if pile.top == new else 0.0, None, view.t)
+            else:
+                reread.pop(key, None)
             if new != pile.top and pile.top is not None:
                 decoded[key] = pile.top
             _log_doubles(key, new, pile)
@@ -927,6 +983,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     if twin is not None and twin[0] not in steps:
                         moved, where = twin
                         log_flip(pid, moved, misread_as=str(cur))
+                    else:
+                        where = _laddered(playable.get(pid, {}).get(cur))
                 if where is not None and where.startswith("line:"):
                     log_ladder(pid, moved, where)
                     hold.pop(pid, None)
@@ -1056,6 +1114,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         skips,
         demon_unseen,
         top_seen,
+        reread,
     ), events
 
 
@@ -1160,6 +1219,21 @@ def refused(
     hold = {k: v for k, v in state.demon_hold.items() if k != pid}
     left = {**state.demon_left, pid: state.demon_left.get(pid, frozenset()) - {card}}
     return replace(state, demon_tops={**state.demon_tops, pid: card}, demon_hold=hold, demon_left=left)
+
+
+def reaccepted(state: ReconState, still_refused: set[int], lawful: Mapping[str, Card | None], upto: int) -> ReconState:
+    """A correction (a misread card fixed, a play reassigned) has made the rules accept plays they had refused: the
+    piles those plays lie on (among plays logged before ``upto``) are no longer suspect, and their tops are the rules'
+    (``lawful``: pile -> top). ``still_refused``: the seqs of the plays the rules refuse now (e2e-s36/game00, real
+    models: p1's AS refused as a second AS of p1's, the first being an AC misread, stayed "refused" after the AC was
+    fixed, so the 4S on it was taken as landing on no pile and its 2S and 3S were not inferred)."""
+    back = [k for k, s in state.suspect_play.items() if s < upto and s not in still_refused and k in state.suspect]
+    if not back:
+        return state
+    suspect = {k: v for k, v in state.suspect.items() if k not in back}
+    suspect_play = {k: v for k, v in state.suspect_play.items() if k not in back}
+    tops = {**state.tops, **{k: top for k in back if (top := lawful.get(k)) is not None}}
+    return replace(state, suspect=suspect, suspect_play=suspect_play, tops=tops)
 
 
 def _by_camera(

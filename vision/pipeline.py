@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from referee.cards import Card
-from referee.events import Event, Out, Play, PlayerSpec, RoundEnd, RoundStart
+from referee.events import Correction, Event, Out, Play, PlayerSpec, RoundEnd, RoundStart
 from referee.game import (
     DUPLICATE_CARD,
     NOT_AN_ACE,
@@ -43,7 +43,7 @@ from referee.game import (
     apply,
     initial,
 )
-from referee.reconstruct import ReconState, refused, settle, step
+from referee.reconstruct import ReconState, reaccepted, refused, settle, step
 from referee.rules import Rules
 from referee.tableview import PileView, TableView
 from vision.arms import Arms
@@ -159,6 +159,10 @@ class Chain:
                 if match:
                     quad = np.asarray(match[0].quad).round(1).tolist()
             self.flags.append(Flag(v, frame, event.t, quad))
+        if isinstance(event, Correction) and event.target is not None and self.recon.suspect:
+            still = {v.seq for v in self.state.flags if v.code in REFUSED}
+            tops = {k: f.cards[-1] if f.cards else None for k, f in self.state.foundations.items()}
+            self.recon = reaccepted(self.recon, still, tops, event.seq)
         if isinstance(event, Play) and any(v.code in REFUSED for v in verdicts):
             # The rules' pile stays as it was: what lands there next is judged against that (a misreading, or
             # a play credited to the wrong deck, would otherwise make every later card of the pile illegal too).

@@ -1430,3 +1430,51 @@ def test_a_new_pile_is_not_dated_by_an_old_pile_that_had_its_id() -> None:
     state = replace(state, top_seen={"f": 0.0})  # a pile "f" last shown at 0 s, gone since
     state, events = step(state, view(10, (pile("f", "AS"),), pv("a", "9H", waste="2C"), pv("b", "8D", waste="3H")))
     assert [s for s in summary(events) if s[0] == "play"] == [("play", None, "AS", "f", None, False)]
+
+
+def sure(pid: str, top: str, confidence: float) -> PileView:
+    return PileView(pid, 0.0, 0.0, C(top), confidence)
+
+
+def test_a_lone_ace_read_surer_as_another_ace_was_that_ace() -> None:
+    """An Ace read at a glance as it lands, then read as another suit's Ace more surely than it ever was as logged,
+    while it lies alone, was that Ace: its play is fixed (the pile's suit decides how every later card is judged).
+    Not when it was read as logged more surely, nor once a card lies on it."""
+    start = view(0, (), pv("a", "7D", (), "AS"))
+    landed = [view(1 + k / 10, (sure("p", "AS", 0.6),), pv("a", "7D", (), "9H")) for k in range(3)]
+
+    def run(reread: list[TableView]) -> list[Correction]:
+        return [e for e in reconstruct([start, *landed, *reread]) if isinstance(e, Correction)]
+
+    later = [view(2 + k / 10, (sure("p", "AC", 0.85),), pv("a", "7D", (), "9H")) for k in range(15)]
+    fixed = run(later)
+    assert [(c.action, str(c.card), c.target) for c in fixed] == [("fix-card", "AC", 1)]
+    opening = RoundStart(seq=0, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
+    log = reconstruct([start, *landed, *later])
+    assert [str(c) for c in replay([opening, *log]).foundations["p"].cards] == ["AC"]
+    brief = later[:5] + [view(2.5 + k / 10, (sure("p", "AS", 0.6),), pv("a", "7D", (), "9H")) for k in range(10)]
+    assert run(brief) == []  # read as another for under a second
+    once_sure = [view(1.5, (sure("p", "AS", 0.95),), pv("a", "7D", (), "9H")), *later]
+    assert run(once_sure) == []  # it was read as logged more surely than as the other
+    built = [view(1.5, (sure("p", "2S", 0.9),), pv("a", "7D", (), "2S")), view(1.6, (sure("p", "2S", 0.9),),
+             pv("a", "7D", (), "9H"))] + [view(2 + k / 10, (sure("p", "AC", 0.85),), pv("a", "7D", (), "9H"))
+                                          for k in range(15)]  # fmt: skip
+    assert run(built) == []  # a card lies on it: the Ace under it is not what is read
+
+
+def test_a_demon_card_seen_lying_in_the_line_before_it_was_covered_was_laddered() -> None:
+    """A demon's top that shows up in the line (seen lying there a while) while the demon's count waits on the card
+    before it, and is covered there (a card put on it) before that wait is over, went to the line: a ladder, not a
+    flip alone (which leaves the referee's demon count one card too many)."""
+    views = [
+        view(0, (), pv("a", "5D", ("6C", "KD"))),
+        view(1, (), pv("a", "QC", ("6C", "KD"))),  # the 5D is in a hand, nowhere seen
+        view(1.5, (), pv("a", "QC", ("6C", "KD"))),
+        view(2, (), pv("a", "JS", ("6C", "QC"))),  # the QC laddered onto the KD
+        view(2.5, (), pv("a", "JS", ("6C", "QC"))),
+        view(3, (), pv("a", "JS", ("6C", "JH"))),  # and a JH put on it
+        *[view(3.5 + k / 2, (), pv("a", "JS", ("6C", "JH"))) for k in range(6)],
+    ]
+    events = summary(reconstruct(views))
+    assert ("ladder", "a", "QC", "demon", "line:2") in events
+    assert events[-1] == ("flip", "a", "JS")
