@@ -106,6 +106,9 @@ class ReconState:
     top_seen: Mapping[str, float] = field(default_factory=dict)
     # pile holding one Ace -> how surely it was ever read as logged, another Ace it is read as now, and since when
     reread: Mapping[str, tuple[float, Card | None, float]] = field(default_factory=dict)
+    # player -> the cards their demon was logged flipping to -> that flip's seq, and the seq of the play logged from
+    # the demon of that card (None: none yet)
+    flipped: Mapping[str, Mapping[Card, tuple[int, int | None]]] = field(default_factory=dict)
 
 
 FLICKER_SECONDS = 0.3  # a card seen at a place once, its place showing the card before it again within this
@@ -472,6 +475,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     doubles = set(state.doubles)
     unlikely = dict(state.unlikely)
     reread = dict(state.reread)
+    flipped = dict(state.flipped)
     logged_illegal = dict(state.logged_illegal)
     aliases = dict(state.aliases)
     pile_plays = dict(state.pile_plays)
@@ -496,6 +500,16 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         seq += 1
         if who is not None:
             played[who] = (played.get(who, frozenset()) - {card}) | {right}
+            shown = flipped.get(who, {}).get(card)
+            if shown is not None and shown[1] == target:
+                # Played from its deck's demon, which was logged showing the card as misread: its flip is fixed too,
+                # or the rules find the demon showing another card than the one played from it (e2e-s36/game00, real
+                # models: p4's demon AC read AS, fixed on its pile, then refused as not playable).
+                why = f"the {card} {who}'s demon showed was the {right}"
+                events.append(_by_camera("fix-card", seq, view.t, view.frame, shown[0], why, card=right))
+                seq += 1
+                mine = {c: n for c, n in flipped[who].items() if c != card}
+                flipped[who] = mine | {right: shown}
 
     def resuit(key: str, base: Card, refused_top: Card, landed: Card, suit: Suit) -> None:
         """Pile ``key`` was ``suit`` all along (``_resuited``): its lawful cards, Ace to ``base``, are corrected to
@@ -561,6 +575,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         """``pid``'s demon shows ``card`` now; ``why``: what else the log says of it (seen late, misread as)."""
         nonlocal seq
         events.append(Flip(seq=seq, t=view.t, player=pid, card=card, extra={"frame": view.frame, **why}))
+        flipped[pid] = {**flipped.get(pid, {}), card: (seq, None)}
         seq += 1
 
     def log_ladder(pid: str, card: Card, to: str) -> None:
@@ -839,6 +854,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 if card == new and logging_illegal:
                     suspect_play[key] = seq
                 events.append(Play(seq=seq, t=view.t, player=player, card=card, pile=key, source=source, extra=extra))
+                if player is not None and source == "demon" and card in flipped.get(player, {}):
+                    flipped[player] = {**flipped[player], card: (flipped[player][card][0], seq)}
                 pile_plays[key] = (*pile_plays.get(key, ()), (seq, card, player))
                 seq += 1
                 if player is not None:
@@ -1115,6 +1132,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         demon_unseen,
         top_seen,
         reread,
+        flipped,
     ), events
 
 

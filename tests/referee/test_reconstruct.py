@@ -1478,3 +1478,24 @@ def test_a_demon_card_seen_lying_in_the_line_before_it_was_covered_was_laddered(
     events = summary(reconstruct(views))
     assert ("ladder", "a", "QC", "demon", "line:2") in events
     assert events[-1] == ("flip", "a", "JS")
+
+
+def test_a_card_fixed_on_its_pile_that_came_from_the_demon_is_fixed_on_the_demon_too() -> None:
+    """The demon's AC, read AS there and on the pile it went to, is fixed on the pile once read AC there: the flip
+    that showed it is fixed as well, or the rules find the demon showing an AS and refuse the AC played from it."""
+    views = [
+        view(0, (), pv("a", "7D", ("KS",))),
+        view(0.5, (), pv("a", "AS", ("KS", "7D"))),
+        view(1.0, (), pv("a", "AS", ("KS", "7D"))),
+        *[view(1.5 + k / 10, (sure("p", "AS", 0.6),), pv("a", "9H", ("KS", "7D"))) for k in range(3)],
+        *[view(2 + k / 10, (sure("p", "AC", 0.85),), pv("a", "9H", ("KS", "7D"))) for k in range(15)],
+    ]
+    log = reconstruct(views)
+    flip = next(e for e in log if isinstance(e, Flip) and str(e.card) == "AS")
+    play = next(e for e in log if isinstance(e, Play))
+    assert (play.player, play.source) == ("a", "demon")
+    fixes = {(c.target, str(c.card)) for c in log if isinstance(c, Correction) and c.action == "fix-card"}
+    assert fixes == {(play.seq, "AC"), (flip.seq, "AC")}
+    opening = RoundStart(seq=0, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
+    state = replay([opening, *log])
+    assert state.flags == [] and [str(c) for c in state.foundations["p"].cards] == ["AC"]
