@@ -109,6 +109,7 @@ class ReconState:
     # player -> the cards their demon was logged flipping to -> that flip's seq, and the seq of the play logged from
     # the demon of that card (None: none yet)
     flipped: Mapping[str, Mapping[Card, tuple[int, int | None]]] = field(default_factory=dict)
+    began: float = 0.0  # when the round's first view was taken
 
 
 FLICKER_SECONDS = 0.3  # a card seen at a place once, its place showing the card before it again within this
@@ -408,6 +409,34 @@ def _line_twin(
         and seen.prior is None
     ]
     return twins[0] if len(twins) == 1 else None
+
+
+# A card first read in an empty place of the line as the demon's top left was that card, whatever it is read as there
+# or on the demon (e2e-s36/game00, real models: p2's demon KC laddered into an empty place was read JD there; the
+# flip past it was logged alone, and the demon count was one card too many). Not in the first seconds of the round,
+# when dealt cards are still being read for the first time (e2e-s41/game01: p1's dealt 2H, first read at 1.5 s,
+# was taken for the demon's top laddered there).
+DEAL_SECONDS = 3.0
+
+
+def _line_newcomer(
+    card: Card, pv: PlayerView, before: Mapping[Card, Sighting], since: float, t: float
+) -> tuple[Card, str] | None:
+    """The one card that came to an empty place of ``pv``'s line as ``card`` left the demon (showing there steadily,
+    first seen no sooner than ``TWIN_SECONDS`` before ``since``, with nothing seen there before it and seen nowhere
+    else in the area before): ``card`` itself, whatever it is read as on the demon or in the line."""
+    newcomers = [
+        (c, place)
+        for c, place in pv.playable().items()
+        if place.startswith("line:")
+        and c != card
+        and (seen := before.get(c)) is not None
+        and seen.before is None
+        and _steady_since(seen, place, t) is not None
+        and seen.since >= since - TWIN_SECONDS
+        and seen.prior is None
+    ]
+    return newcomers[0] if len(newcomers) == 1 else None
 
 
 def _laddered(seen: Sighting | None) -> str | None:
@@ -997,6 +1026,11 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 moved = cur
                 if where is None:  # not seen in the line: was it misread there, or on the demon (TWIN_SECONDS)?
                     twin = _line_twin(cur, pv, state.playable.get(pid, {}), hold.get(pid, view.t), view.t)
+                    if twin is None:
+                        left_at = max(hold.get(pid, view.t), state.began + DEAL_SECONDS + TWIN_SECONDS)
+                        twin = _line_newcomer(cur, pv, state.playable.get(pid, {}), left_at, view.t)
+                        if twin is not None and twin[0] in flipped.get(pid, {}):
+                            twin = None  # already logged as a card of this demon: not this one too
                     if twin is not None and twin[0] not in steps:
                         moved, where = twin
                         log_flip(pid, moved, misread_as=str(cur))
@@ -1133,6 +1167,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         top_seen,
         reread,
         flipped,
+        state.began if state.started else view.t,
     ), events
 
 

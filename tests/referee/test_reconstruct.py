@@ -1499,3 +1499,30 @@ def test_a_card_fixed_on_its_pile_that_came_from_the_demon_is_fixed_on_the_demon
     opening = RoundStart(seq=0, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
     state = replay([opening, *log])
     assert state.flags == [] and [str(c) for c in state.foundations["p"].cards] == ["AC"]
+
+
+def test_a_card_first_read_in_an_empty_place_of_the_line_as_the_demon_top_left_was_that_card() -> None:
+    """The demon's KC goes to an empty place of the line, where it is read JD: that card is the demon's, laddered (the
+    referee's demon count drops by one), not a flip alone while the KC is waited for. Not in the round's first
+    seconds, while dealt cards are still being read for the first time."""
+    opening = RoundStart(seq=0, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
+
+    def run(moved_at: float) -> tuple[list[tuple], int]:  # type: ignore[type-arg]
+        views = [view(k / 2, (), pv("a", "KC", ("5S", None))) for k in range(int(moved_at * 2))]
+        views += [view(moved_at + k / 10, (), pv("a", "KH", ("5S", "JD"))) for k in range(10)]
+        log = reconstruct(views)
+        return summary(log), replay([opening, *log]).players["a"].demon_left
+
+    events, left = run(5.0)
+    assert events == [("flip", "a", "JD"), ("ladder", "a", "JD", "demon", "line:2"), ("flip", "a", "KH")]
+    assert left == 12
+    events, left = run(1.0)  # dealt, and read late: the KC is waited for, as any demon card seen nowhere
+    assert ("ladder", "a", "JD", "demon", "line:2") not in events and left == 13
+
+
+def test_a_card_first_read_in_an_empty_place_is_the_demon_card_of_one_ladder_only() -> None:
+    views = [view(k / 2, (), pv("a", "KC", ("5S", None))) for k in range(10)]
+    views += [view(5.0 + k / 10, (), pv("a", "KH", ("5S", "JD"))) for k in range(2)]
+    views += [view(5.2 + k / 10, (), pv("a", "9S", ("5S", "JD"))) for k in range(10)]
+    ladders = [e for e in summary(reconstruct(views)) if e[0] == "ladder"]
+    assert ladders == [("ladder", "a", "JD", "demon", "line:2")]
