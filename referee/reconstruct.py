@@ -390,25 +390,36 @@ def _steady_since(seen: Sighting | None, place: str, t: float) -> float | None:
 TWIN_SECONDS = 0.7
 
 
-def _line_twin(
-    card: Card, pv: PlayerView, before: Mapping[Card, Sighting], since: float, t: float
+def _came_to_line(
+    card: Card,
+    pv: PlayerView,
+    before: Mapping[Card, Sighting],
+    since: float,
+    t: float,
+    fits: Callable[[Card, Sighting], bool],
 ) -> tuple[Card, str] | None:
-    """The one card of ``card``'s rank and colour that came to ``pv``'s line as it left the demon (showing there
-    steadily, first seen no sooner than ``TWIN_SECONDS`` before ``since``, seen nowhere else in the area before):
-    ``card`` itself, read as another of its colour on the demon or in the line."""
-    twins = [
+    """The one card ``fits`` accepts that came to ``pv``'s line as ``card`` left the demon (showing there steadily,
+    first seen no sooner than ``TWIN_SECONDS`` before ``since``, seen nowhere else in the area before), with its place."""
+    found = [
         (c, place)
         for c, place in pv.playable().items()
         if place.startswith("line:")
         and c != card
-        and c.rank == card.rank
-        and c.colour == card.colour
         and (seen := before.get(c)) is not None
+        and fits(c, seen)
         and _steady_since(seen, place, t) is not None
         and seen.since >= since - TWIN_SECONDS
         and seen.prior is None
     ]
-    return twins[0] if len(twins) == 1 else None
+    return found[0] if len(found) == 1 else None
+
+
+def _line_twin(
+    card: Card, pv: PlayerView, before: Mapping[Card, Sighting], since: float, t: float
+) -> tuple[Card, str] | None:
+    """The one card of ``card``'s rank and colour that came to ``pv``'s line as it left the demon (``_came_to_line``):
+    ``card`` itself, read as another of its colour on the demon or in the line."""
+    return _came_to_line(card, pv, before, since, t, lambda c, _seen: c.rank == card.rank and c.colour == card.colour)
 
 
 # A card first read in an empty place of the line as the demon's top left was that card, whatever it is read as there
@@ -422,21 +433,9 @@ DEAL_SECONDS = 3.0
 def _line_newcomer(
     card: Card, pv: PlayerView, before: Mapping[Card, Sighting], since: float, t: float
 ) -> tuple[Card, str] | None:
-    """The one card that came to an empty place of ``pv``'s line as ``card`` left the demon (showing there steadily,
-    first seen no sooner than ``TWIN_SECONDS`` before ``since``, with nothing seen there before it and seen nowhere
-    else in the area before): ``card`` itself, whatever it is read as on the demon or in the line."""
-    newcomers = [
-        (c, place)
-        for c, place in pv.playable().items()
-        if place.startswith("line:")
-        and c != card
-        and (seen := before.get(c)) is not None
-        and seen.before is None
-        and _steady_since(seen, place, t) is not None
-        and seen.since >= since - TWIN_SECONDS
-        and seen.prior is None
-    ]
-    return newcomers[0] if len(newcomers) == 1 else None
+    """The one card that came to an empty place of ``pv``'s line, nothing seen there before it, as ``card`` left the
+    demon (``_came_to_line``): ``card`` itself, whatever it is read as on the demon or in the line."""
+    return _came_to_line(card, pv, before, since, t, lambda _c, seen: seen.before is None)
 
 
 def _laddered(seen: Sighting | None) -> str | None:
@@ -462,11 +461,6 @@ def _laddered(seen: Sighting | None) -> str | None:
 # landed as a "duplicate", and the five spades put on it were refused one by one as no pile's).
 REREAD_MIN = 0.75
 REREAD_SECONDS = 1.0
-
-
-def _reread_ace(logged: Card, read: Card, pile: PileView, cards: int) -> bool:
-    """``pile``, holding only the Ace ``logged`` (``cards`` plays logged onto it), reads ``read`` itself, another Ace."""
-    return cards == 1 and logged.rank == ACE and read.rank == ACE and read != logged and pile.top == read
 
 
 def _shown(card: Card, now: Mapping[str, PlayerView], who: str | None = None) -> bool:
@@ -763,7 +757,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 # another suit read surely whose card was seen leaving an area: that was put there, for the rules to
                 # refuse (e2e-s28/game01, oracle: p2's demon 5C lay on the 5D pile 2.5 s, never logged).
                 best, rival, rival_since = reread.get(key, (1.0, None, view.t))
-                if key in reread and _reread_ace(before, new, pile, len(pile_plays.get(key, ()))):
+                # (A pile in ``reread`` holds one card, the Ace ``before``; ``new`` differs from it.)
+                if key in reread and new.rank == ACE and pile.top == new:
                     if rival != new:
                         reread[key] = (best, new, view.t)
                     elif view.t - rival_since >= REREAD_SECONDS and pile.confidence >= max(REREAD_MIN, best):
@@ -1035,7 +1030,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                         moved, where = twin
                         log_flip(pid, moved, misread_as=str(cur))
                     else:
-                        where = _laddered(playable.get(pid, {}).get(cur))
+                        where = _laddered(state.playable.get(pid, {}).get(cur))
                 if where is not None and where.startswith("line:"):
                     log_ladder(pid, moved, where)
                     hold.pop(pid, None)
