@@ -689,6 +689,8 @@ def evaluate_e2e(
         "flags_found": sum(r["flags_found"] for r in results),
         "truth_flags": sum(r["truth_flags"] for r in results),
         "flags_false": sum(len(r["flags_false"]) for r in results),
+        "injected": sum(r["injected"] for r in results),
+        "injected_flagged": sum(r["injected_flagged"] for r in results),
         "latency_median_ms": sorted(latencies)[len(latencies) // 2] if latencies else None,
         "per_game": results,
     }
@@ -696,7 +698,8 @@ def evaluate_e2e(
     (out / "e2e.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
     console.print(f"all: recall {summary['recall']:.3f}, precision {summary['precision']:.3f}, attribution "
                   f"{summary['attribution']:.3f}, scores exact {summary['scores_exact']:.3f}, flags found "
-                  f"{summary['flags_found']}/{summary['truth_flags']} (false {summary['flags_false']}), latency "
+                  f"{summary['flags_found']}/{summary['truth_flags']} (false {summary['flags_false']}; injected illegal "
+                  f"plays {summary['injected_flagged']}/{summary['injected']}), latency "
                   f"{summary['latency_median_ms']} ms; wrote {out}/e2e.json", highlight=False)  # fmt: skip
 
 

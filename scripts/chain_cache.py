@@ -26,14 +26,14 @@ from referee.events import Event
 from vision.calibrate import Calibration
 from vision.capture import Source
 from vision.detections import Detections
-from vision.e2e import compare, load_game
+from vision.e2e import compare, injected_seqs, load_game
 from vision.oracle import oracle_detections
 from vision.pipeline import Chain, detect_ahead
 from vision.table import Seen
 
 KEEP = ("plays", "recall", "precision", "attribution", "unattributed", "scores_exact", "player_rounds",
-        "flags_found", "truth_flags", "flags_false", "flags_missed", "score_misses", "misattributed", "plays_missed",
-        "plays_extra")  # fmt: skip
+        "flags_found", "truth_flags", "flags_false", "flags_missed", "injected_missed", "score_misses", "misattributed",
+        "plays_missed", "plays_extra")  # fmt: skip
 
 
 def _chain(game: Path, **kw: Any) -> tuple[Chain, list[Event], float | None]:
@@ -87,7 +87,7 @@ def record(
     chain.finish(t)
     with (game / f"cache-{tag}.pkl").open("wb") as f:
         pickle.dump({"models": str(models), "fps": fps, "calibration": calibration, "frames": frames, "end": t}, f)
-    return compare(truth, chain.events, until=filmed)
+    return compare(truth, chain.events, until=filmed, injected=injected_seqs(game))
 
 
 class _Replayed:
@@ -117,7 +117,7 @@ def replay(game: Path, tag: str, arms: bool = True) -> tuple[dict[str, Any], Cha
         image = frame.image if frame is not None and frame.index == index else None
         chain.feed(np.broadcast_to(np.zeros(1, np.uint8), shape) if image is None else image, t, index)
     chain.finish(cache["end"])
-    return compare(truth, chain.events, until=filmed), chain
+    return compare(truth, chain.events, until=filmed, injected=injected_seqs(game)), chain
 
 
 def main() -> None:
@@ -149,7 +149,8 @@ def main() -> None:
         keep = KEEP if args.show else KEEP[:-3]
         print(game, json.dumps({k: (round(v, 3) if isinstance(v, float) else v) for k, v in r.items() if k in keep}),
               flush=True)  # fmt: skip
-        for k in ("plays", "unattributed", "scores_exact", "player_rounds", "flags_found", "truth_flags"):
+        for k in ("plays", "unattributed", "scores_exact", "player_rounds", "flags_found", "truth_flags", "injected",
+                  "injected_flagged"):  # fmt: skip
             total[k] = total.get(k, 0) + r[k]
         total["hit"] = total.get("hit", 0) + r["recall"] * r["plays"]
         total["false"] = total.get("false", 0) + len(r["flags_false"])
@@ -162,6 +163,7 @@ def main() -> None:
                                  "attributed_right": round(total["right"]),
                                  "scores_exact": f"{total['scores_exact']:.0f}/{total['player_rounds']:.0f}",
                                  "flags": f"{total['flags_found']:.0f}/{total['truth_flags']:.0f}",
+                                 "injected_flagged": f"{total['injected_flagged']:.0f}/{total['injected']:.0f}",
                                  "false_flags": total["false"]}))  # fmt: skip
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import statistics
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -16,11 +17,15 @@ from referee.scoring import PlayerScore, tally
 TAIL_SECONDS = 1.0  # when only part of a round was filmed, what happened this close to the cut is out of scope
 
 
-def compare(truth: list[Event], chain: list[Event], *, until: float | None = None) -> dict[str, Any]:
+def compare(
+    truth: list[Event], chain: list[Event], *, until: float | None = None, injected: Collection[int] = ()
+) -> dict[str, Any]:
     """Plays recovered (card and pile), attribution, exact scores, flags found/missed/false and the latency
     from a card landing to its event. When only the first ``until`` seconds of the round were filmed, events of
     the last ``TAIL_SECONDS`` before the cut are left out on both sides: a camera cannot log what it has not yet
-    had time to see settle, and the chain's events for them are dropped by type and card."""
+    had time to see settle, and the chain's events for them are dropped by type and card. ``injected``: the seqs
+    of the truth's injected illegal plays (``injected_seqs``), scored apart from the conflicts that arise between
+    players as ``injected_flagged`` of ``injected`` (those filmed)."""
     if until is not None:
         cut = until - TAIL_SECONDS
         late = {(type(e), str(getattr(e, "card", ""))) for e in truth if cut < e.t <= until}
@@ -49,6 +54,7 @@ def compare(truth: list[Event], chain: list[Event], *, until: float | None = Non
     # Flags: the truth's (injected illegal plays, conflicts) against the chain's, by code and card.
     t_flags = Counter((v.code, str(v.card)) for v in truth_state.flags)
     c_flags = Counter((v.code, str(v.card)) for v in chain_state.flags)
+    planted = Counter((v.code, str(v.card)) for v in truth_state.flags if v.seq in set(injected))
     return {
         "plays": len(true_plays),
         "plays_missed": sorted(f"{card} {pile}" for card, pile in (want - got).elements()),
@@ -65,6 +71,9 @@ def compare(truth: list[Event], chain: list[Event], *, until: float | None = Non
         "flags_missed": sorted(f"{c} {card}" for c, card in (t_flags - c_flags).elements()),
         "flags_false": sorted(f"{c} {card}" for c, card in (c_flags - t_flags).elements()),
         "truth_flags": sum(t_flags.values()),
+        "injected": sum(planted.values()),
+        "injected_flagged": sum((planted & c_flags).values()),
+        "injected_missed": sorted(f"{c} {card}" for c, card in (planted - c_flags).elements()),
         "latency_median_ms": round(1000 * statistics.median(latency)) if latency else None,
         "scores": {"truth": t_scores, "chain": c_scores},
         "score_misses": _score_misses(t_tally, c_tally),
@@ -149,6 +158,14 @@ def load_game(game: Path) -> tuple[list[Event], RoundStart, float | None]:
     return truth, start, filmed
 
 
+def injected_seqs(game: Path) -> list[int]:
+    """The seqs of a rendered game's injected illegal plays (``render.json``; none for a game without one)."""
+    path = game / "render.json"
+    if not path.exists():
+        return []
+    return [int(seq) for seq in json.loads(path.read_text()).get("injected", {}).values()]
+
+
 def evaluate_game(game: Path, *, reader: Any | None = None, process_fps: float = 15.0) -> dict[str, Any]:
     """Reviews a rendered game (``reader`` None: the oracle's detections from truth.jsonl) and compares the
     chain's log with the truth. The review goes to ``game/review-oracle`` or ``game/review-models``."""
@@ -160,7 +177,7 @@ def evaluate_game(game: Path, *, reader: Any | None = None, process_fps: float =
     result = review(game / "game.mp4", out, rules=start.rules, options=dict(start.options), players=players,
                     reader=reader, truth=game / "truth.jsonl" if reader is None else None,
                     process_fps=process_fps, annotate=reader is not None, report=reader is not None)  # fmt: skip
-    r = compare(truth, result.events, until=filmed)
+    r = compare(truth, result.events, until=filmed, injected=injected_seqs(game))
     r["seconds"] = round(result.seconds, 2)
     r["notes"] = result.notes
     return r

@@ -70,12 +70,13 @@ def test_a_camera_outage_mid_game_loses_no_play(gap: tuple[float, float]) -> Non
     assert r["recall"] == 1.0 and r["precision"] == 1.0
 
 
+START = '{"type":"round_start","t":0,"rules":"racing-demon","players":[{"id":"a","demon":13},{"id":"b","demon":13}]}'
+
+
 def test_what_happened_just_before_the_film_was_cut_is_out_of_scope_on_both_sides() -> None:
     from referee.events import parse_lines
 
-    start = (
-        '{"type":"round_start","t":0,"rules":"racing-demon","players":[{"id":"a","demon":13},{"id":"b","demon":13}]}'
-    )
+    start = START
     truth = list(parse_lines([start,
         '{"type":"play","t":5.0,"player":"a","card":"AS","pile":"f1","from":"demon"}',
         '{"type":"flip","t":5.0,"player":"a","card":"9D"}',
@@ -186,3 +187,22 @@ def test_a_score_not_exact_says_which_of_its_parts_is_off() -> None:
     assert r["scores_exact"] == 0
     assert r["score_misses"] == {"a": {"played": -1, "demon_left": 1}, "b": {"played": 1}}
     assert compare(truth, truth)["score_misses"] == {}
+
+
+def test_injected_illegal_plays_are_scored_apart_from_conflicts_between_players() -> None:
+    from referee.events import parse_lines
+
+    truth = list(parse_lines([START,
+        '{"type":"play","t":5.0,"player":"a","card":"AS","pile":"f1","from":"demon"}',
+        '{"type":"play","t":5.2,"player":"b","card":"AS","pile":"f1","from":"demon"}',
+        '{"type":"play","t":9.0,"player":"a","card":"3S","pile":"f1","from":"line:1"}']))  # fmt: skip
+    wrong_rank = truth[3].seq  # injected; b's Ace is a conflict that arose between the players
+    chain = list(parse_lines([START,
+        '{"type":"play","t":5.3,"player":"a","card":"AS","pile":"f1","from":"demon"}',
+        '{"type":"play","t":9.2,"player":"a","card":"3S","pile":"f1","from":"line:1"}']))  # fmt: skip
+    r = compare(truth, chain, injected=[wrong_rank])
+    assert (r["truth_flags"], r["flags_found"], r["flags_missed"]) == (2, 1, ["conflict AS"])
+    assert (r["injected"], r["injected_flagged"], r["injected_missed"]) == (1, 1, [])
+    r = compare(truth, chain[:2], injected=[wrong_rank])
+    assert (r["injected"], r["injected_flagged"], r["injected_missed"]) == (1, 0, ["wrong-rank 3S"])
+    assert compare(truth, chain)["injected"] == 0
