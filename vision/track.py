@@ -79,11 +79,12 @@ class _Track:
     colour: tuple[float, float, float] | None = None
     label: str | None = None  # a reading given with the detection (the oracle's)
     read_at_xy: np.ndarray | None = None  # where that reading was given
+    label_conf: float = 1.0  # how surely it was given
     seen_at: int = 0  # the processed frame it was last found in
 
     def best(self) -> tuple[str | None, float, tuple[tuple[str, float], ...]]:
         if self.label is not None:
-            return self.label, 1.0, ((self.label, 1.0),)
+            return self.label, self.label_conf, ((self.label, self.label_conf),)
         if not self.probs:
             return None, 0.0, ()
         ranked = sorted(self.probs.items(), key=lambda kv: -kv[1])[:5]
@@ -139,6 +140,7 @@ class CardTracks:
                 # where it was read: a track that slid onto another card (a hand passing over a pile) is not it.
                 if given:
                     tr.label, tr.read_at_xy = detections.labels[i], quad.mean(axis=0)
+                    tr.label_conf = float(detections.topk[i][0][1])
                 elif tr.label is not None and tr.read_at_xy is not None:
                     size = float(np.linalg.norm(quad[2] - quad[0]))
                     if float(np.linalg.norm(quad.mean(axis=0) - tr.read_at_xy)) > UNREAD_DRIFT * size:

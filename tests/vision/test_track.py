@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.detections import FACE, Detections
+from vision.oracle import oracle_detections
 from vision.track import CardTracks
 
 
@@ -67,3 +68,21 @@ def test_a_card_dealt_where_a_lifted_one_lay_is_read_again_though_its_pixels_bar
     for _ in range(3):  # lying still and unchanged: not read again
         tracks.update(image, frame((201, 200, "")))
     assert reader.calls == calls
+
+
+def test_a_card_put_on_a_pile_in_full_view_is_read_surer_than_the_top_peeking_out_beneath_it() -> None:
+    # Read alike, the table model would take the higher of a place's two cards for the pile's top (a pile builds
+    # up), and a lower card put on the pile by mistake would never be its top (e2e-s42/game01, oracle).
+    truth = {"cards": [
+        {"card": "5S", "quad": card(300, 200), "visible": 0.12, "index_visible": True, "zone": "foundation:f1"},
+        {"card": "4D", "quad": card(302, 203), "visible": 1.0, "index_visible": True, "zone": "foundation:f1"},
+    ]}  # fmt: skip
+    found = oracle_detections(truth)
+    assert found.conf[1] == 1.0 and found.conf[0] < found.conf[1]
+    tracks = CardTracks(None, frame_rate=15)
+    image = np.zeros((480, 640, 3), np.uint8)
+    for _ in range(3):
+        seen = tracks.update(image, found)
+    conf = {s.card: s.conf for s in seen}
+    assert set(conf) == {"5S", "4D"} and conf["4D"] > conf["5S"]
+    assert dict(next(s for s in seen if s.card == "5S").candidates)["5S"] == conf["5S"]
