@@ -54,7 +54,8 @@ def compare(
     # Flags: the truth's (injected illegal plays, conflicts) against the chain's, by code and card.
     t_flags = Counter((v.code, str(v.card)) for v in truth_state.flags)
     c_flags = Counter((v.code, str(v.card)) for v in chain_state.flags)
-    planted = Counter((v.code, str(v.card)) for v in truth_state.flags if v.seq in set(injected))
+    planted_seqs = set(injected)
+    planted = Counter((v.code, str(v.card)) for v in truth_state.flags if v.seq in planted_seqs)
     return {
         "plays": len(true_plays),
         "plays_missed": sorted(f"{card} {pile}" for card, pile in (want - got).elements()),
