@@ -534,6 +534,28 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 mine = {c: n for c, n in flipped[who].items() if c != card}
                 flipped[who] = mine | {right: shown}
 
+    def reread_ace(key: str, ace: Card, new: Card, pile: PileView) -> None:
+        """Pile ``key`` holds one card, the Ace ``ace``, and reads as ``new`` now: another Ace read there steadily for
+        ``REREAD_SECONDS``, at the end surer than the logged Ace ever was (and ``REREAD_MIN``), is fixed to be that
+        Ace, unless its player has put that Ace down already or shows it in their area; anything else read there
+        starts the watch again."""
+        best, rival, since = reread[key]
+        if new.rank != ACE or pile.top != new:
+            reread[key] = (best, None, view.t)
+        elif rival != new:
+            reread[key] = (best, new, view.t)
+        elif view.t - since >= REREAD_SECONDS and pile.confidence >= max(REREAD_MIN, best):
+            del reread[key]
+            p_seq, _card, who = pile_plays[key][0]
+            if who is not None and (new in played.get(who, frozenset()) or _shown(new, players, who)):
+                return
+            why = (f"{key} read {new} for {REREAD_SECONDS:g} s, surer than ever of the {ace}, as it lay alone: "
+                   f"the {ace} was the {new}")  # fmt: skip
+            fix_card(p_seq, ace, new, who, why)
+            resuited.add(p_seq)
+            pile_plays[key] = ((p_seq, new, who),)
+            tops[key] = new
+
     def resuit(key: str, base: Card, refused_top: Card, landed: Card, suit: Suit) -> None:
         """Pile ``key`` was ``suit`` all along (``_resuited``): its lawful cards, Ace to ``base``, are corrected to
         it, and the refused card lands on them (accepted when the ranks between were covered unseen: the rules
@@ -756,24 +778,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 # Foundations only grow: a lower top is the old card under a hand, or a misread. Not a card of
                 # another suit read surely whose card was seen leaving an area: that was put there, for the rules to
                 # refuse (e2e-s28/game01, oracle: p2's demon 5C lay on the 5D pile 2.5 s, never logged).
-                best, rival, rival_since = reread.get(key, (1.0, None, view.t))
-                # (A pile in ``reread`` holds one card, the Ace ``before``; ``new`` differs from it.)
-                if key in reread and new.rank == ACE and pile.top == new:
-                    if rival != new:
-                        reread[key] = (best, new, view.t)
-                    elif view.t - rival_since >= REREAD_SECONDS and pile.confidence >= max(REREAD_MIN, best):
-                        p_seq, _card, who = pile_plays[key][0]
-                        # (Not when its player has put that Ace down already, or shows it in their area.)
-                        if who is None or (new not in played.get(who, frozenset()) and not _shown(new, players, who)):
-                            why = (f"{key} read {new} for {REREAD_SECONDS:g} s, surer than ever of the {before}, as it "
-                                   f"lay alone: the {before} was the {new}")  # fmt: skip
-                            fix_card(p_seq, before, new, who, why)
-                            resuited.add(p_seq)
-                            pile_plays[key] = ((p_seq, new, who),)
-                            tops[key] = new
-                        del reread[key]
-                elif key in reread:
-                    reread[key] = (best, None, view.t)
+                if key in reread:
+                    reread_ace(key, before, new, pile)
                 continue
             # a card below that vanished: left a player's area (in full view) and landed nowhere seen
             run = _new_cards(before, new, vanished)
