@@ -110,6 +110,8 @@ class ReconState:
     # the demon of that card (None: none yet)
     flipped: Mapping[str, Mapping[Card, tuple[int, int | None]]] = field(default_factory=dict)
     began: float = 0.0  # when the round's first view was taken
+    # player -> the last move logged from their demon to the line: (its seq, the card, the line place, when)
+    laddered: Mapping[str, tuple[int, Card, str, float]] = field(default_factory=dict)
 
 
 FLICKER_SECONDS = 0.3  # a card seen at a place once, its place showing the card before it again within this
@@ -134,6 +136,10 @@ SECOND_BACK_SECONDS = 4.0
 # only moved within it (e2e-s29/game00, oracle: p4's waste 9S laddered onto its line 0.4 s after p2's 9S landed was
 # logged as a conflict's second copy).
 SECOND_BACK_MIN = 0.8
+# A card of the same rank logged moving from a demon to the line place its last card went to within this (as long as
+# a demon's top waits to land, ``HOLD_SECONDS``), while that card shows nowhere and was not played, is that card read
+# again: nothing can lie on a card of its own rank, so the place cannot have taken a second one.
+RELADDER_SECONDS = HOLD_SECONDS
 
 
 CANDIDATE_MIN = 0.02  # the least probability a rule-consistent alternative reading needs when nothing else tells
@@ -499,6 +505,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     unlikely = dict(state.unlikely)
     reread = dict(state.reread)
     flipped = dict(state.flipped)
+    laddered = dict(state.laddered)
     logged_illegal = dict(state.logged_illegal)
     aliases = dict(state.aliases)
     pile_plays = dict(state.pile_plays)
@@ -623,13 +630,52 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         flipped[pid] = {**flipped.get(pid, {}), card: (seq, None)}
         seq += 1
 
+    def read_again(pid: str, card: Card, to: str) -> bool:
+        """``pid``'s last move from the demon to the line went to ``to`` lately, with a card of ``card``'s rank that
+        shows nowhere now and was not played (``RELADDER_SECONDS``): it was one card, read two ways (or one way
+        twice). The flips logged after that move (the demon "showing" the card again) are taken back, and True says
+        no second move is to be logged. The move and its flip are fixed to ``card``, the later reading, unless the
+        card was also played from the demon as logged (read so on a pile too: e2e-s39b/game01, real models, p3's JC
+        put down as a new pile, taken back and laddered, then read JS in the line)."""
+        nonlocal seq
+        last, pv = laddered.get(pid), players.get(pid)
+        if last is None or pv is None or pv.occluded:
+            return False
+        l_seq, was, where, since = last
+        if where != to or was.rank != card.rank or view.t - since > RELADDER_SECONDS:
+            return False
+        if was != card and (was in pv.playable() or was in played.get(pid, frozenset())):
+            return False
+        why = f"{pid}'s {was} moved to {to} and {card} seen moving there after it: one card, read again"
+        shown = dict(flipped.get(pid, {}))
+        for c, (f_seq, _play) in sorted(shown.items(), key=lambda kv: kv[1][0]):
+            if f_seq > l_seq:  # the demon logged showing the card again once it had gone
+                events.append(_by_camera("reject", seq, view.t, view.frame, f_seq, why))
+                seq += 1
+                del shown[c]
+        flip = shown.get(was)
+        if was != card and (flip is None or flip[1] is None):
+            events.append(_by_camera("fix-card", seq, view.t, view.frame, l_seq, why, card=card))
+            seq += 1
+            if flip is not None and flip[0] < l_seq:
+                events.append(_by_camera("fix-card", seq, view.t, view.frame, flip[0], why, card=card))
+                seq += 1
+                shown[card] = shown.pop(was)
+            demon_left[pid] = demon_left.get(pid, frozenset()) - {was}  # that card may yet show on the demon
+            was = card
+        flipped[pid] = shown
+        laddered[pid] = (l_seq, was, to, view.t)
+        return True
+
     def log_ladder(pid: str, card: Card, to: str) -> None:
         """``pid`` moved ``card`` from the demon to ``to`` in the line."""
         nonlocal seq, credited
-        events.append(
-            Ladder(seq=seq, t=view.t, player=pid, card=card, source="demon", to=to, extra={"frame": view.frame})
-        )
-        seq += 1
+        if not read_again(pid, card, to):
+            events.append(
+                Ladder(seq=seq, t=view.t, player=pid, card=card, source="demon", to=to, extra={"frame": view.frame})
+            )
+            laddered[pid] = (seq, card, to, view.t)
+            seq += 1
         # Its copy went to the line, not onto a pile: no conflict's second to watch for (e2e-s26/game01, oracle: p1's
         # 7D, lifted off the demon as p2's 7D landed, laddered and moved along the line).
         credited = [c._replace(gone_too=tuple(o for o in c.gone_too if o != pid)) if c.card == card else c
@@ -1169,6 +1215,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         reread,
         flipped,
         state.began if state.started else view.t,
+        laddered,
     ), events
 
 

@@ -1322,6 +1322,71 @@ def test_a_demon_top_misread_as_its_twin_of_colour_is_laddered_as_the_card_the_l
     assert not state.flags
 
 
+def test_a_demon_card_read_two_ways_as_it_goes_to_the_line_is_one_move_not_two() -> None:
+    """a's demon 9S is read 9C as it shows, then 9S for a moment before it goes to line:1, where it is read 9C and
+    then 9S (e2e-s38/game01, real models). One card went there: the 9C's move is fixed to 9S and the demon counts
+    one card gone, not two. Nothing lies on a card of its own rank, so the place cannot have taken a second."""
+    views = [view(0.1 * k, (), pv("a", "9C", ("10D", "5C"))) for k in range(3)]
+    views += [view(1.0 + 0.1 * k, (), pv("a", "9S", ("10D", "5C"))) for k in range(2)]
+    views += [view(1.2, (), pv("a", None, ("10D", "5C")))]
+    views += [view(1.5 + 0.1 * k, (), pv("a", "9D", ("9C", "5C"))) for k in range(4)]
+    views += [view(2.0 + 0.1 * k, (), pv("a", "9D", ("9S", "5C"))) for k in range(30)]
+    events = reconstruct(views)
+    start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
+    state = replay([start, *events])
+    assert state.players["a"].demon_left == 12
+    assert not state.flags
+    (ladder,) = [e for e in events if isinstance(e, Ladder)]
+    fixes = {e.target: e for e in events if isinstance(e, Correction)}
+    assert fixes[ladder.seq].action == "fix-card" and str(fixes[ladder.seq].card) == "9S"
+    # The flip logged as the 9C went (the demon "showing" 9S) is taken back; the 9D is the next card.
+    assert [(str(e.card), fixes.get(e.seq) is None) for e in events if isinstance(e, Flip)] == [
+        ("9S", False),
+        ("9D", True),
+    ]
+
+
+@pytest.mark.parametrize("played", [None, 4], ids=["only laddered", "played from the demon as logged before"])
+def test_which_reading_of_a_card_laddered_twice_is_kept(played: int | None) -> None:
+    """a's demon card went to line:3 logged as JC (flip seq 3, move seq 5) and the demon then "showed" JS (seq 6),
+    which now goes to line:3 too: one card. The later reading is kept, unless the JC was also logged played from the
+    demon (seq 4): read so on a pile too (e2e-s39b/game01, real models: a JC put down as a new pile, taken back and
+    laddered, then read JS in the line)."""
+    state = ReconState(
+        started=True,
+        next_seq=7,
+        demon_tops={"a": C("JS")},
+        demon_left={"a": frozenset({C("JC")})},
+        flipped={"a": {C("JC"): (3, played), C("JS"): (6, None)}},
+        laddered={"a": (5, C("JC"), "line:3", 10.0)},
+    )
+    state, events = step(state, view(10.5, (), pv("a", "JD", ("9H", None, "JS"))))
+    fixes = [(e.action, e.target, str(e.card) if e.card else None) for e in events if isinstance(e, Correction)]
+    kept = "JC" if played else "JS"
+    assert fixes == [("reject", 6, None)] + ([] if played else [("fix-card", 5, "JS"), ("fix-card", 3, "JS")])
+    assert not [e for e in events if isinstance(e, Ladder)]
+    assert summary(events) == [("flip", "a", "JD")]
+    assert state.laddered["a"][1] == C(kept) and C(kept) in state.flipped["a"]
+
+
+def test_a_card_of_the_same_rank_goes_where_the_last_one_left_the_line_from() -> None:
+    """a's 9C goes from the demon to line:1 and on to the clubs pile; the demon's 9S then fills line:1: two moves."""
+    c8, c9 = (pile("c", "8C"),), (pile("c", "9C"),)
+    views = [view(0.1 * k, c8, pv("a", "9C", (None, "5C"), "2H")) for k in range(3)]
+    views += [view(0.5 + 0.1 * k, c8, pv("a", "9S", ("9C", "5C"), "2H")) for k in range(3)]
+    views += [view(1.2 + 0.1 * k, c9, pv("a", "9S", (None, "5C"), "2H")) for k in range(3)]
+    views += [view(2.0 + 0.1 * k, c9, pv("a", "9D", ("9S", "5C"), "2H")) for k in range(30)]
+    events = reconstruct(views)
+    assert summary(events) == [
+        ("ladder", "a", "9C", "demon", "line:1"),
+        ("flip", "a", "9S"),
+        ("play", "a", "9C", "c", "line:1", False),
+        ("ladder", "a", "9S", "demon", "line:1"),
+        ("flip", "a", "9D"),
+    ]
+    assert not [e for e in events if isinstance(e, Correction)]
+
+
 @pytest.mark.parametrize(
     "lines",
     [(("5C", "3C"), ("5C", "4D"), ("5C", "4D")), (("5C", None, "4D"), ("5C", None, "4D"), ("5C", "4D", None))],
