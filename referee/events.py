@@ -29,8 +29,10 @@ Source: TypeAlias = str
 _SOURCE_RE = re.compile(r"^(demon|waste|line:[1-9][0-9]?)$")
 _LINE_RE = re.compile(r"^line:[1-9][0-9]?$")
 
-CorrectionAction = Literal["accept", "reject", "reassign", "fix-card", "set-demon", "end-round", "note"]
-CORRECTION_ACTIONS: tuple[str, ...] = ("accept", "reject", "reassign", "fix-card", "set-demon", "end-round", "note")
+CorrectionAction = Literal["accept", "reject", "reassign", "unassign", "fix-card", "set-demon", "end-round", "note"]
+CORRECTION_ACTIONS: tuple[str, ...] = (
+    "accept", "reject", "reassign", "unassign", "fix-card", "set-demon", "end-round", "note"
+)  # fmt: skip
 
 
 class EventError(ValueError):
@@ -425,7 +427,7 @@ def _parse_correction(r: _Reader, common: dict[str, Any]) -> Event:
     action = r.str_("action")
     if action not in CORRECTION_ACTIONS:
         raise r.error("action", f"unknown correction {action!r}; known: {', '.join(CORRECTION_ACTIONS)}")
-    target = r.int_("target", required=action in ("accept", "reject", "reassign", "fix-card"), minimum=0)
+    target = r.int_("target", required=action in ("accept", "reject", "reassign", "unassign", "fix-card"), minimum=0)
     player = r.str_("player", required=action in ("reassign", "set-demon"))
     card = r.card("card", required=action == "fix-card")
     demon = r.int_("demon", required=action == "set-demon", minimum=0)

@@ -649,6 +649,10 @@ def _corrected(target: Event | None, fix: Correction) -> Event | None:
         if isinstance(target, Ladder) and fix.source is not None:
             return replace(target, player=fix.player, source=fix.source)
         return replace(target, player=fix.player)
+    if fix.action == "unassign":
+        if not isinstance(target, Play):
+            raise EventError("unassign needs a play", seq=fix.seq, field_name="target")
+        return replace(target, player=None, source=None)
     if fix.action == "fix-card":
         if not isinstance(target, Play | Ladder | Flip):
             raise EventError("fix-card needs a play, ladder or flip", seq=fix.seq, field_name="target")

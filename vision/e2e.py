@@ -103,7 +103,9 @@ def scored_plays(
     the truth names them. ``*_state``: each log replayed."""
     bad = {v.seq for v in truth_state.flags}
     true_plays = [e for e in truth if isinstance(e, Play) and e.seq not in bad]
-    reassigned = {e.target: e.player for e in chain if isinstance(e, Correction) and e.action == "reassign"}
+    reassigned = {
+        e.target: e.player for e in chain if isinstance(e, Correction) and e.action in ("reassign", "unassign")
+    }
     recarded = {e.target: e.card for e in chain if isinstance(e, Correction) and e.action == "fix-card"}
     refused = {v.seq for v in chain_state.flags if v.code != "unattributed"}
     refused |= {e.target for e in chain if isinstance(e, Correction) and e.action == "reject" and e.target is not None}

@@ -15,7 +15,7 @@ router = APIRouter(prefix="/api/tables", tags=["adjudication"])
 
 
 class CorrectionIn(BaseModel):
-    action: Literal["accept", "reject", "reassign", "fix-card", "set-demon", "end-round", "note"]
+    action: Literal["accept", "reject", "reassign", "unassign", "fix-card", "set-demon", "end-round", "note"]
     by: str = Field(min_length=1, max_length=100)
     reason: str | None = Field(default=None, max_length=1000)
     target: int | None = Field(default=None, ge=0)

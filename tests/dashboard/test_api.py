@@ -3,6 +3,7 @@ token), restart restores from the log."""
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 
 from dashboard.app import create_app
@@ -62,7 +63,8 @@ def test_tokens_are_required(settings: Settings) -> None:
         assert client.post("/api/tables/t1/corrections", json=fix, headers=rig).status_code == 403
 
 
-def test_correction_changes_the_score_and_is_audited(settings: Settings) -> None:
+@pytest.mark.parametrize("action", ["reject", "unassign"])
+def test_correction_changes_the_score_and_is_audited(settings: Settings, action: str) -> None:
     with TestClient(create_app(settings)) as client:
         admin, rig = start(client, settings)
         events = bodies(seed=5)
@@ -71,12 +73,15 @@ def test_correction_changes_the_score_and_is_audited(settings: Settings) -> None
         flagged = {f["seq"] for f in client.get("/api/tables/t1/state").json()["flags"]}
         play = [e for e in events if e["type"] == "play" and e["seq"] not in flagged][-1]  # nothing lies on it
         r = client.post("/api/tables/t1/corrections", headers=admin,
-                        json={"action": "reject", "target": play["seq"], "by": "desk", "reason": "card went back"})  # fmt: skip
+                        json={"action": action, "target": play["seq"], "by": "desk", "reason": "not theirs"})  # fmt: skip
         assert r.status_code == 200, r.text
-        after = {p["id"]: p for p in client.get("/api/tables/t1/state").json()["players"]}
+        state = client.get("/api/tables/t1/state").json()
+        after = {p["id"]: p for p in state["players"]}
         assert after[play["player"]]["played"] == before[play["player"]]["played"] - 1
+        # Unassigned, the play is still on its pile, scored for nobody and flagged for the desk to give to someone.
+        assert (play["seq"] in {f["seq"] for f in state["flags"]}) == (action == "unassign")
         audit = client.get("/api/tables/t1/audit").json()
-        assert audit[0]["action"] == "reject" and audit[0]["by"] == "desk"
+        assert audit[0]["action"] == action and audit[0]["by"] == "desk"
 
 
 def test_bad_events_are_refused_and_nothing_is_lost(settings: Settings) -> None:

@@ -40,6 +40,17 @@ def test_reassign_an_unattributed_play() -> None:
     assert scores(state) == {"a": 2, "b": 1}
 
 
+def test_unassign_a_play_credited_to_the_wrong_player() -> None:
+    state = replay(log(*BASE, fix(10, "unassign", target=4)))
+    # a's 3H scores for nobody now, flagged as a play nobody is credited with, until it is reassigned.
+    assert codes(state.flags) == [(2, "wrong-rank"), (3, "unattributed"), (4, "unattributed")]
+    assert scores(state) == {"a": 1, "b": 0}
+    state = replay(log(*BASE, fix(10, "unassign", target=4), fix(11, "reassign", target=4, player="b")))
+    assert scores(state) == {"a": 1, "b": 1}
+    with pytest.raises(EventError, match=r"target.: missing"):
+        replay(log(*BASE, fix(10, "unassign")))
+
+
 def test_accept_a_flagged_play_forces_it() -> None:
     state = replay(log(*BASE[:3], fix(10, "accept", target=2)))
     assert state.flags == [] and scores(state) == {"a": 1, "b": 1}

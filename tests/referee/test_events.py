@@ -158,6 +158,7 @@ def test_a_camera_log_with_unattributed_plays_and_its_own_corrections_matches_th
         '{"seq": 2, "t": 2, "type": "correction", "action": "reassign", "by": "camera", "target": 1, "player": "a"}',
         '{"seq": 3, "t": 3, "type": "correction", "action": "fix-card", "by": "camera", "target": 1, "card": "AC"}',
         '{"seq": 4, "t": 4, "type": "correction", "action": "accept", "by": "camera", "target": 1}',
+        '{"seq": 5, "t": 5, "type": "correction", "action": "unassign", "by": "camera", "target": 1}',
     ]
     events = list(parse_lines(lines))
     for e in events:

@@ -1369,6 +1369,27 @@ def test_which_reading_of_a_card_laddered_twice_is_kept(played: int | None) -> N
     assert state.laddered["a"][1] == C(kept) and C(kept) in state.flipped["a"]
 
 
+def test_a_card_brought_by_the_arm_of_a_deck_already_credited_with_it_unassigns_that_credit() -> None:
+    """a's arm alone brings a 2D to f1 and is credited with it; 2 s later another 2D lands on f2, again with a's arm
+    alone over it and no deck seen with it. A deck has one 2D, so one credit is wrong: the arm that brings the card
+    now is taken, and the earlier play is unassigned (e2e-s38/game01, real models: p4's 2D credited to p1 by a
+    misread, p1's own 2D a second later went to nobody)."""
+    areas = (pv("a", "9C", ("KS",), "5H"), pv("b", "8H", ("QC",), "6S"))
+    arm = lambda p, who: replace(p, reached=(who,))  # noqa: E731
+    views = [view(0.1 * k, (), *areas) for k in range(3)]
+    views += [view(0.5 + 0.1 * k, (arm(pile("f1", "AD"), "b"), arm(pile("f2", "AD"), "a")), *areas) for k in range(3)]
+    views += [view(1.0 + 0.1 * k, (arm(pile("f1", "2D"), "a"), pile("f2", "AD")), *areas) for k in range(3)]
+    views += [view(3.0 + 0.1 * k, (pile("f1", "2D"), arm(pile("f2", "2D"), "a")), *areas) for k in range(3)]
+    events = reconstruct(views)
+    first, second = [e for e in events if isinstance(e, Play) and str(e.card) == "2D"]
+    assert (first.player, second.player) == ("a", "a")
+    assert [(e.action, e.target) for e in events if isinstance(e, Correction)] == [("unassign", first.seq)]
+    start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13), PlayerSpec("b", 13)))
+    state = replay([start, *events])
+    assert [(v.code, v.seq) for v in state.flags] == [("unattributed", first.seq)]
+    assert sorted(str(c) for c in state.players["a"].played) == ["2D", "AD"]
+
+
 def test_a_card_of_the_same_rank_goes_where_the_last_one_left_the_line_from() -> None:
     """a's 9C goes from the demon to line:1 and on to the clubs pile; the demon's 9S then fills line:1: two moves."""
     c8, c9 = (pile("c", "8C"),), (pile("c", "9C"),)
