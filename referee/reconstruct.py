@@ -430,9 +430,10 @@ def _line_twin(
 
 # A card first read in an empty place of the line as the demon's top left was that card, whatever it is read as there
 # or on the demon (e2e-s36/game00, real models: p2's demon KC laddered into an empty place was read JD there; the
-# flip past it was logged alone, and the demon count was one card too many). Not in the first seconds of the round,
-# when dealt cards are still being read for the first time (e2e-s41/game01: p1's dealt 2H, first read at 1.5 s,
-# was taken for the demon's top laddered there).
+# flip past it was logged alone, and the demon count was one card too many). Neither this nor a twin of colour in the
+# first seconds of the round, when dealt cards are still being read for the first time (e2e-s41/game01: p1's dealt
+# 2H, first read at 1.5 s, was taken for the demon's top laddered there; e2e-s44/game00, oracle: p1's demon AH,
+# lifted 0.7 s into the round, was taken for the AD dealt in its line, "laddered" there, and counted gone twice).
 DEAL_SECONDS = 3.0
 
 
@@ -707,6 +708,12 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             events.append(_returned(seq, key, card, who, t0, source, view.frame))
             seq += 1
 
+    def recredit(p_seq: int, who: str | None) -> None:
+        """The play ``p_seq`` is ``who``'s now (a correction said so): its pile's record of who put it there follows."""
+        for k, plays in pile_plays.items():
+            if any(s == p_seq for s, _c, _w in plays):
+                pile_plays[k] = tuple((s, c, who if s == p_seq else w) for s, c, w in plays)
+
     def uncredit(pid: str, card: Card, key: str) -> bool:
         """``card`` lands on ``key`` with one arm over it, ``pid``'s, and no deck seen with it, but ``pid`` was credited
         with it on another pile already: that credit was wrong (a deck has one such card), so the earlier play is
@@ -723,7 +730,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         why = f"{pid}'s arm alone brought {card} to {key}: the {card} credited to {pid} on {k} was another deck's"
         events.append(_by_camera("unassign", seq, view.t, view.frame, p_seq, why))
         seq += 1
-        pile_plays[k] = tuple((s, c, None if s == p_seq else who) for s, c, who in pile_plays[k])
+        recredit(p_seq, None)
         if top_by.get(k) == pid and tops.get(k) == card:
             del top_by[k]
         credited = [c for c in credited if c.seq != p_seq]
@@ -752,6 +759,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             _by_camera("reassign", seq, view.t, view.frame, credit.seq, reason, player=real, source=real_place)
         )
         seq += 1
+        recredit(credit.seq, real)
         if credit.tracked:
             log_returned(key, card, who, credit.t, credit.source)
 
@@ -1097,9 +1105,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     where = pv.playable().get(cur)
                 moved = cur
                 if where is None:  # not seen in the line: was it misread there, or on the demon (TWIN_SECONDS)?
-                    twin = _line_twin(cur, pv, state.playable.get(pid, {}), hold.get(pid, view.t), view.t)
+                    left_at = max(hold.get(pid, view.t), state.began + DEAL_SECONDS + TWIN_SECONDS)
+                    twin = _line_twin(cur, pv, state.playable.get(pid, {}), left_at, view.t)
                     if twin is None:
-                        left_at = max(hold.get(pid, view.t), state.began + DEAL_SECONDS + TWIN_SECONDS)
                         twin = _line_newcomer(cur, pv, state.playable.get(pid, {}), left_at, view.t)
                         if twin is not None and twin[0] in flipped.get(pid, {}):
                             twin = None  # already logged as a card of this demon: not this one too
@@ -1188,6 +1196,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             why = f"{gone[0]}'s {card} was seen gone once the area was uncovered"
             events.append(_by_camera("reassign", seq, view.t, view.frame, p_seq, why, player=gone[0], source=source))
             seq += 1
+            recredit(p_seq, gone[0])
             # A card that was gone from its area with the played one and is back: the second copy of a conflict,
             # taken back. Logged as landing with the first, for the rules to judge; one not back yet is watched
             # for, like the other copies of a credited play.

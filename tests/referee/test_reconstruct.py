@@ -1311,8 +1311,8 @@ def test_a_demon_top_misread_as_its_twin_of_colour_is_laddered_as_the_card_the_l
     (e2e-s34/game00, real models). The KH was never seen going anywhere, but the KD that came to the line from
     nowhere else as it went was it: a ladder from the demon (with the flip put right first), so the demon count
     stays right. Without it the KH waits, then is flipped past alone and the demon keeps one card too many."""
-    views = [view(t, (), pv("a", "KH", ("5C", None))) for t in (0.0, 0.1, 0.2)]
-    views += [view(1.0 + 0.1 * k, (), pv("a", "5C", ("5C", "KD"))) for k in range(60)]
+    views = [view(0.1 * k, (), pv("a", "KH", ("5C", None))) for k in range(40)]  # past the deal's first seconds
+    views += [view(4.0 + 0.1 * k, (), pv("a", "5C", ("5C", "KD"))) for k in range(60)]
     events = reconstruct(views)
     assert summary(events) == [("flip", "a", "KD"), ("ladder", "a", "KD", "demon", "line:2"), ("flip", "a", "5C")]
     assert events[0].extra["misread_as"] == "KH"
@@ -1388,6 +1388,18 @@ def test_a_card_brought_by_the_arm_of_a_deck_already_credited_with_it_unassigns_
     state = replay([start, *events])
     assert [(v.code, v.seq) for v in state.flags] == [("unattributed", first.seq)]
     assert sorted(str(c) for c in state.players["a"].played) == ["2D", "AD"]
+
+
+def test_a_twin_of_colour_dealt_in_the_line_is_not_the_demon_top_lifted_in_the_first_seconds() -> None:
+    """a's demon AH is lifted 0.7 s into the round and lands on a pile a second later; the AD dealt in a's line, a
+    twin of colour seen there from the start, is not it laddered (e2e-s44/game00, oracle: the AD was "laddered" and
+    the AH flipped again and played, counted gone twice)."""
+    line = ("4C", "6S", "AD")
+    views = [view(0.2 + 0.07 * k, (), pv("a", "AH", line)) for k in range(7)]
+    views += [view(0.67 + 0.07 * k, (), pv("a", None, line)) for k in range(3)]
+    views += [view(0.87 + 0.07 * k, (), pv("a", "5D", line)) for k in range(10)]
+    views += [view(1.6 + 0.07 * k, (pile("f1", "AH"),), pv("a", "5D", line)) for k in range(10)]
+    assert summary(reconstruct(views)) == [("play", "a", "AH", "f1", "demon", False), ("flip", "a", "5D")]
 
 
 def test_a_card_of_the_same_rank_goes_where_the_last_one_left_the_line_from() -> None:
