@@ -647,13 +647,15 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             return False
         if was != card and (was in pv.playable() or was in played.get(pid, frozenset())):
             return False
-        why = f"{pid}'s {was} moved to {to} and {card} seen moving there after it: one card, read again"
         shown = dict(flipped.get(pid, {}))
-        for c, (f_seq, _play) in sorted(shown.items(), key=lambda kv: kv[1][0]):
-            if f_seq > l_seq:  # the demon logged showing the card again once it had gone
-                events.append(_by_camera("reject", seq, view.t, view.frame, f_seq, why))
-                seq += 1
-                del shown[c]
+        since_then = sorted((f_seq, c) for c, (f_seq, play) in shown.items() if f_seq > l_seq)
+        if any(shown[c][1] is not None for _f_seq, c in since_then):
+            return False  # a card the demon showed since was played from it: more went on than one card read twice
+        why = f"{pid}'s {was} moved to {to} and {card} seen moving there after it: one card, read again"
+        for f_seq, c in since_then:  # the demon logged showing the card again once it had gone
+            events.append(_by_camera("reject", seq, view.t, view.frame, f_seq, why))
+            seq += 1
+            del shown[c]
         flip = shown.get(was)
         if was != card and (flip is None or flip[1] is None):
             events.append(_by_camera("fix-card", seq, view.t, view.frame, l_seq, why, card=card))

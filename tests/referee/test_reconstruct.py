@@ -1402,6 +1402,24 @@ def test_a_twin_of_colour_dealt_in_the_line_is_not_the_demon_top_lifted_in_the_f
     assert summary(reconstruct(views)) == [("play", "a", "AH", "f1", "demon", False), ("flip", "a", "5D")]
 
 
+def test_a_card_laddered_where_one_of_its_rank_went_after_the_demon_showed_a_card_played_is_a_second_move() -> None:
+    """a's 9C went to line:1 (move seq 5); the demon then showed 9S, played from it onto a pile (flip 6, play 7), and
+    9D (flip 8), which now goes to line:1 while the 9C shows nowhere: more happened than one card read twice, so
+    the 9D's move is logged and nothing is taken back."""
+    state = ReconState(
+        started=True,
+        next_seq=9,
+        demon_tops={"a": C("9D")},
+        demon_left={"a": frozenset({C("9C"), C("9S")})},
+        flipped={"a": {C("9C"): (3, None), C("9S"): (6, 7), C("9D"): (8, None)}},
+        laddered={"a": (5, C("9C"), "line:1", 10.0)},
+        played={"a": frozenset({C("9S")})},
+    )
+    state, events = step(state, view(11.0, (), pv("a", "4H", ("9D", "5C"))))
+    assert summary(events) == [("ladder", "a", "9D", "demon", "line:1"), ("flip", "a", "4H")]
+    assert not [e for e in events if isinstance(e, Correction)]
+
+
 def test_a_card_of_the_same_rank_goes_where_the_last_one_left_the_line_from() -> None:
     """a's 9C goes from the demon to line:1 and on to the clubs pile; the demon's 9S then fills line:1: two moves."""
     c8, c9 = (pile("c", "8C"),), (pile("c", "9C"),)
