@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, get_args
 
 from referee.cards import Card, CardError
 
@@ -30,9 +30,7 @@ _SOURCE_RE = re.compile(r"^(demon|waste|line:[1-9][0-9]?)$")
 _LINE_RE = re.compile(r"^line:[1-9][0-9]?$")
 
 CorrectionAction = Literal["accept", "reject", "reassign", "unassign", "fix-card", "set-demon", "end-round", "note"]
-CORRECTION_ACTIONS: tuple[str, ...] = (
-    "accept", "reject", "reassign", "unassign", "fix-card", "set-demon", "end-round", "note"
-)  # fmt: skip
+CORRECTION_ACTIONS: tuple[str, ...] = get_args(CorrectionAction)
 
 
 class EventError(ValueError):

@@ -599,9 +599,12 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         suspect_play.pop(key, None)
 
     def _log_doubles(key: str, card: Card, pile: PileView) -> None:
-        """Another player's copy of the top card lying on it: logged once, for the rules to judge (a conflict
-        within the window); it goes back to its owner, so it does not count as put down."""
+        """Another player's copy of the top card lying on it as the top lands (``DOUBLE_SECONDS``): logged once, for
+        the rules to judge (a conflict within the window); it goes back to its owner, so it does not count as put
+        down."""
         nonlocal seq
+        if view.t - landed.get(key, -math.inf) > DOUBLE_SECONDS:
+            return
         for who in pile.doubles:
             recent = state.playable.get(who, {}).get(card)
             if (
@@ -669,7 +672,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         if was != card and (flip is None or flip[1] is None):
             events.append(_by_camera("fix-card", seq, view.t, view.frame, l_seq, why, card=card))
             seq += 1
-            if flip is not None and flip[0] < l_seq:
+            if flip is not None:  # (those logged after the move are taken back above)
                 events.append(_by_camera("fix-card", seq, view.t, view.frame, flip[0], why, card=card))
                 seq += 1
                 shown[card] = shown.pop(was)
@@ -745,8 +748,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         if top_by.get(k) == pid and tops.get(k) == card:
             del top_by[k]
         credited = [c for c in credited if c.seq != p_seq]
-        played[pid] = played.get(pid, frozenset()) - {card}
-        return True
+        return True  # the deck keeps the card put down: the new play is its
 
     def reassign_credit(credit: Credit, why: str) -> None:
         """The play ``credit`` was not its player's: their copy went back to them (a conflict's second, taken back).
@@ -838,8 +840,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             if new == before:
                 if key in reread and pile.top == new:  # the lone Ace read as logged: how surely, at best
                     reread[key] = (max(reread[key][0], pile.confidence), None, view.t)
-                if view.t - landed.get(key, -math.inf) <= DOUBLE_SECONDS:
-                    _log_doubles(key, new, pile)
+                _log_doubles(key, new, pile)
                 continue
             skip = skips.get(key)
             if skip is not None and before is not None and new == skip[0] and _shown(before, players, top_by.get(key)):

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, HTTPException, status
 from pydantic import BaseModel, Field
 
 from dashboard.deps import AdminDep, HubDep, TableDep
 from dashboard.hub import audit_trail
-from referee.events import EventError
+from referee.events import CorrectionAction, EventError
 
 router = APIRouter(prefix="/api/tables", tags=["adjudication"])
 
 
 class CorrectionIn(BaseModel):
-    action: Literal["accept", "reject", "reassign", "unassign", "fix-card", "set-demon", "end-round", "note"]
+    action: CorrectionAction
     by: str = Field(min_length=1, max_length=100)
     reason: str | None = Field(default=None, max_length=1000)
     target: int | None = Field(default=None, ge=0)
