@@ -8,15 +8,15 @@ with are skipped, never queued, so the referee stays within a blink of the table
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from referee.events import Event, dumps
 from vision.calibrate import Calibration
-from vision.capture import CaptureError, Source
-from vision.pipeline import Chain
+from vision.capture import CaptureError, Frame, Source
+from vision.pipeline import Chain, detect_ahead
 from vision.review import draw, frame_jpeg, thumbnail_jpeg
 
 PICTURE_SECONDS = 0.33  # how often the annotated camera view goes to the dashboard
@@ -33,7 +33,6 @@ class LiveStats:
     frames: int = 0
     processed: int = 0
     seconds: float = 0.0
-    busy: float = 0.0  # seconds spent processing
     wanted: float = 0.0  # frames/s asked for when frames that are not processed in time are lost (else 0)
 
     @property
@@ -96,10 +95,12 @@ def run_live(
     last_picture = 0.0
     reason = "stopped"
     t = 0.0
-    try:
+
+    def due() -> Iterator[Frame]:
+        """The frames to process, taken on the detector's thread: the newest the chain can keep up with."""
+        nonlocal next_due
         for frame in source.frames():
             stats.frames += 1
-            t = frame.t
             if pace:
                 ahead = frame.t - (time.monotonic() - started)
                 if ahead > 0:
@@ -108,10 +109,15 @@ def run_live(
                     continue  # behind the clock: drop this frame, as a camera would
             if frame.t < next_due:
                 continue
-            t0 = time.monotonic()
+            next_due = frame.t + 1.0 / process_fps
+            yield frame
+
+    try:
+        # The detector works on the next frame while the chain tracks and referees this one (vision.pipeline).
+        for frame, found in detect_ahead(due(), reader.detector):
+            t = frame.t
             flags_before = len(chain.flags)
-            chain.feed(frame.image, frame.t, frame.index)
-            stats.busy += time.monotonic() - t0
+            chain.feed(frame.image, frame.t, frame.index, found)
             stats.processed += 1
             for flag in chain.flags[flags_before:]:
                 jpeg = thumbnail_jpeg(frame.image, flag.quad)
@@ -122,7 +128,6 @@ def run_live(
             if pictures is not None and time.monotonic() - last_picture >= PICTURE_SECONDS:
                 pictures.frame(frame_jpeg(draw(frame.image, chain, frame.t)))
                 last_picture = time.monotonic()
-            next_due = frame.t + 1.0 / process_fps
             if outbox is not None and time.monotonic() - last_flush > 0.25:
                 outbox.flush()
                 last_flush = time.monotonic()

@@ -22,9 +22,10 @@ from the start, only later).
 
 from __future__ import annotations
 
+import queue
+import threading
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -89,24 +90,52 @@ class _Naming:
 def detect_ahead(
     frames: Iterable[Frame], detect: Callable[[np.ndarray], Detections], ahead: int = 1
 ) -> Iterator[tuple[Frame, Detections]]:
-    """Each frame with the detector's finds, the detector already at work on the next ``ahead`` frames while the
-    caller tracks and referees this one (the detector's runtime lets go of the GIL; the tracker, the table model
-    and the referee are Python). The finds are the same as ``detect(frame.image)`` in turn; leaving the loop
-    early waits only for the detection under way."""
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="detect") as pool:
-        pending: deque[tuple[Frame, Future[Detections]]] = deque()
+    """Each frame with the detector's finds, in order; the finds are the same as ``detect(frame.image)`` in turn.
+
+    A thread of its own takes the frames from ``frames`` (decoding them, or waiting for a camera) and detects up
+    to ``ahead`` of them while the caller tracks and referees the one it was given (the detector's runtime and
+    OpenCV let go of the GIL; the tracker, the table model and the referee are Python). A frame is handed over as
+    soon as it is detected, never held back until the next one arrives, so a camera's frame is not kept waiting a
+    frame interval. Leaving the loop early stops the thread after the step under way; an error in ``frames`` or
+    ``detect`` (a lost camera, a truncated file) is raised here, after the frames before it."""
+    handed: queue.Queue[tuple[Frame, Detections] | BaseException | None] = queue.Queue()
+    slots = threading.Semaphore(ahead)  # frames taken from the source and not yet handed to the caller
+    stop = threading.Event()
+
+    def work() -> None:
+        it = iter(frames)
         try:
-            for frame in frames:
-                pending.append((frame, pool.submit(detect, frame.image)))
-                if len(pending) > ahead:
-                    done, found = pending.popleft()
-                    yield done, found.result()
-            while pending:
-                done, found = pending.popleft()
-                yield done, found.result()
+            while True:
+                slots.acquire()
+                if stop.is_set():
+                    return
+                frame = next(it, None)
+                if frame is None or stop.is_set():
+                    return
+                handed.put((frame, detect(frame.image)))
+        except BaseException as exc:
+            handed.put(exc)
         finally:
-            for _, future in pending:
-                future.cancel()
+            handed.put(None)
+            close = getattr(it, "close", None)
+            if close is not None:
+                close()  # a generator source is closed on the thread that ran it
+
+    worker = threading.Thread(target=work, name="detect", daemon=True)
+    worker.start()
+    try:
+        while True:
+            item = handed.get()
+            if item is None:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            slots.release()  # the caller has this frame: the thread may take the next
+            yield item
+    finally:
+        stop.set()
+        slots.release()
+        worker.join()
 
 
 @dataclass
