@@ -60,6 +60,7 @@ class Pending(NamedTuple):
     gone: tuple[str, ...]  # the candidates whose card was gone from their area then
     places: tuple[tuple[str, str], ...]  # where each candidate had it
     reached: tuple[str, ...] = ()  # the players whose arm was seen over the pile as it landed
+    reached_first: str | None = None  # of two or more, the one seen there first
 
 
 @dataclass(frozen=True, slots=True)
@@ -940,12 +941,15 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                         reassign_credit(credit, "was back in their area and played again")
                 # A tracked card, and the arms seen bringing one, are the top's.
                 origin, arms = (pile.origin, pile.reached) if card == new else (None, ())
+                arm_first = pile.reached_first if card == new else None
                 player, source, candidates = _attribute(
                     card, state.playable, players, view.t, played, origin, arms, pile_seen
                 )
                 extra: dict[str, Any] = {"frame": view.frame, "confidence": round(pile.confidence, 3)}
                 if arms:
                     extra["reached"] = list(arms)
+                if arm_first is not None:
+                    extra["reached_first"] = arm_first
                 if player is None and not candidates:
                     player, source, read = _by_alternative(card, state.maybe, players, view.t, played)
                     if player is not None:
@@ -1063,7 +1067,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 for pid in cands
                 if (seen := state.playable.get(pid, {}).get(e.card)) is not None and e.t - seen.last <= KEPT_SECONDS
             )
-            opened.append(Pending(e.seq, e.card, cands, e.t, e.pile, gone_now, had, tuple(e.extra.get("reached", ()))))
+            arms_seen = tuple(e.extra.get("reached", ()))
+            opened.append(
+                Pending(e.seq, e.card, cands, e.t, e.pile, gone_now, had, arms_seen, e.extra.get("reached_first"))
+            )
     # A demon top that is the card of an open unattributed play its player is a candidate for has landed (whoever
     # it turns out to be): the flip need not wait for it.
     open_demon_plays = {(pid, p.card) for p in (*state.pending, *opened) for pid, place in p.places if place == "demon"}
@@ -1178,7 +1185,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             if len(both) == 2:
                 together[a_seq], together[b_seq] = both[0], both[1]
     for waiting in state.pending:
-        p_seq, card, cands, t0, key, gone_then, places, _ = waiting
+        p_seq, card, cands, t0, key, gone_then, places, *_ = waiting
         if p_seq in resuited:
             continue  # its card was another: who had that one is no longer known
         had_at = dict(places)
@@ -1405,23 +1412,29 @@ def _returned(seq: int, pile: str, card: Card, who: str, t0: float, source: str 
 def settle(state: ReconState, t: float, frame: int = 0) -> tuple[ReconState, list[Event]]:
     """The film ends (at ``t``, after ``frame``) with plays still waiting (``pending``). One whose two candidates'
     copies were both gone as it landed (a conflict's, the loser's not taken back before the end) goes to the one
-    player whose arm was seen over the pile as the card first showed there, and the other copy is logged landing
-    with it, for the rules to judge: the loser's arm comes after the card already shows (of the conflicts rendered
-    in 46 games, the one arm seen was the winner's 42 of 46 times with the oracle's readings, 29 of 42 with the
-    models' on 43). Any other stays unattributed."""
+    player whose arm was seen over the pile as the card first showed there, or of two arms seen the one seen there
+    first, and the other copy is logged landing with it, for the rules to judge: the loser's arm comes after the
+    card already shows (of the conflicts rendered in 46 games, the one arm seen was the winner's 42 of 46 times with
+    the oracle's readings, 29 of 42 with the models' on 43; of 38 conflicts on 42 games where both arms were seen, the
+    one seen first was the winner's 35 times, oracle). Any other stays unattributed."""
     events: list[Event] = []
     seq = state.next_seq
     played = dict(state.played)
     doubles = set(state.doubles)
     for p in state.pending:
-        if len(p.candidates) != 2 or set(p.gone) != set(p.candidates) or len(p.reached) != 1:
+        if len(p.candidates) != 2 or set(p.gone) != set(p.candidates):
             continue
-        first = p.reached[0]
-        if first not in p.candidates or any(p.card in played.get(pid, frozenset()) for pid in p.candidates):
+        first = p.reached[0] if len(p.reached) == 1 else p.reached_first
+        if (
+            first is None
+            or first not in p.candidates
+            or any(p.card in played.get(pid, frozenset()) for pid in p.candidates)
+        ):
             continue
         second = next(pid for pid in p.candidates if pid != first)
         had_at = dict(p.places)
-        reason = f"the film ended with both copies of the {p.card} gone: {first}'s arm was the one seen over {p.pile}"
+        one = "the one" if len(p.reached) == 1 else "the first"
+        reason = f"the film ended with both copies of the {p.card} gone: {first}'s arm was {one} seen over {p.pile}"
         events.append(_by_camera("reassign", seq, t, frame, p.seq, f"{reason} as it landed", player=first,
                                  source=had_at.get(first)))  # fmt: skip
         events.append(_returned(seq + 1, p.pile, p.card, second, p.t, had_at.get(second), frame))

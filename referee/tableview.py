@@ -29,6 +29,9 @@ class PileView:
     # The players whose arm reached over this place as its top arrived (the camera saw an arm run from here towards
     # their seat): evidence for who put the card down that needs no reading of the card. Empty when not watched.
     reached: tuple[str, ...] = ()
+    # Of two or more such players, the one whose arm was seen there in an earlier frame than every other's (the hand
+    # that got there first); None when one or none was seen, or two first in the same frame.
+    reached_first: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +97,7 @@ class TableView:
                     origin=None if f.origin is None else new(f.origin),
                     doubles=tuple(map(new, f.doubles)),
                     reached=tuple(map(new, f.reached)),
+                    reached_first=None if f.reached_first is None else new(f.reached_first),
                 )
                 for f in self.foundations
             ),

@@ -81,14 +81,18 @@ class Arms:
     def reaching(self, calibration: Calibration, xy: np.ndarray, since: float, until: float) -> tuple[str, ...]:
         """The players whose arm lay along the way from ``xy`` (table mm) to their seat, ending there, in some
         frame between ``since`` and ``until`` (seconds, both included), in seat order."""
-        frames = [m for t, m in self._masks if since - 1e-6 <= t <= until + 1e-6]
+        return tuple(self.first_reached(calibration, xy, since, until))
+
+    def first_reached(self, calibration: Calibration, xy: np.ndarray, since: float, until: float) -> dict[str, float]:
+        """``reaching``'s players (in seat order), each with the time of the first frame their arm was seen in."""
+        frames = [(t, m) for t, m in self._masks if since - 1e-6 <= t <= until + 1e-6]
         if not frames or not calibration.seats:
-            return ()
-        size = frames[0].shape
+            return {}
+        size = frames[0][1].shape
         start, stop, step = RAY_MM
         far, near = np.arange(start, stop, step)[:, None], np.asarray(NEAR_MM)[:, None]
         at = np.asarray(xy, np.float64).reshape(2)
-        out: list[str] = []
+        out: dict[str, float] = {}
         for seat in calibration.seats:
             way = np.asarray(seat.centre) + np.asarray(seat.down) * SHOULDER_MM - at
             n = float(np.linalg.norm(way))
@@ -102,10 +106,13 @@ class Arms:
                 nx, ny = self._pixels(calibration, base + u * near, size)
                 if len(fx) < COVERED * len(far):
                     continue  # the way runs out of the picture
-                if any(m[fy, fx].sum() >= COVERED * len(far) and m[ny, nx].sum() >= NEAR_NEEDED for m in frames):
-                    out.append(seat.player)
-                    break
-        return tuple(out)
+                for t, m in frames:
+                    if t >= out.get(seat.player, math.inf):
+                        break  # an earlier frame already showed this arm (at another offset)
+                    if m[fy, fx].sum() >= COVERED * len(far) and m[ny, nx].sum() >= NEAR_NEEDED:
+                        out[seat.player] = t
+                        break
+        return out
 
     def _pixels(self, calibration: Calibration, points: np.ndarray, size: tuple[int, ...]) -> tuple[np.ndarray, ...]:
         """The mask's pixels (x, y) at ``points`` (table mm), those inside the picture only."""

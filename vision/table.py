@@ -363,9 +363,9 @@ class _Pile:
     history: set[Card] = field(default_factory=set)  # every card that has been its top
     carried: tuple[np.ndarray, float] | None = None  # where it lay before it was carried off (completed), and when
     seen_t: float | None = None  # when it was last seen (``last_seen``'s time)
-    # card -> (the players whose arm reached the pile as that card showed as its top (``vision.arms``), when it was
-    # last its top)
-    reached: dict[Card, tuple[tuple[str, ...], float]] = field(default_factory=dict)
+    # card -> (the players whose arm reached the pile as that card showed as its top (``vision.arms``), the one of
+    # them seen first, when it was last its top)
+    reached: dict[Card, tuple[tuple[str, ...], str | None, float]] = field(default_factory=dict)
 
 
 class TableModel:
@@ -541,13 +541,18 @@ class TableModel:
         _, card, first = self._origin.get(seen.track, (None, None, None))
         return first is not None and card == seen.card and float(np.linalg.norm(first - xy)) > ARRIVED_MM
 
-    def _reached(self, xy: np.ndarray, since: float | None, t: float) -> tuple[str, ...]:
+    def _reached(self, xy: np.ndarray, since: float | None, t: float) -> tuple[tuple[str, ...], str | None]:
         """The players whose arm reached ``xy`` since the pile there was last seen as it was (at most
-        ``REACH_LOOKBACK_S`` ago; a new pile: that long)."""
+        ``REACH_LOOKBACK_S`` ago; a new pile: that long), and of two or more the one seen there in an earlier frame
+        than every other's (None: none was)."""
         if self.arms is None:
-            return ()
+            return (), None
         since = t - REACH_LOOKBACK_S if since is None else max(since, t - REACH_LOOKBACK_S)
-        return self.arms.reaching(self.calibration, xy, since, t)
+        when = self.arms.first_reached(self.calibration, xy, since, t)
+        first = min(when, key=lambda pid: when[pid]) if len(when) >= 2 else None
+        if first is not None and sum(w == when[first] for w in when.values()) > 1:
+            first = None  # seen first in the same frame as another
+        return tuple(when), first
 
     def _origin_of(self, seen: Seen) -> str | None:
         """The player area ``seen``'s track started in, while it still shows the card it was tracked as."""
@@ -621,13 +626,14 @@ class TableModel:
                 if card is not None:
                     pile.history.add(card)
             brought: tuple[str, ...] = ()
+            first: str | None = None
             if card is not None:
                 # Who brought a new pile's first top or a new top; one showing again soon (a hand passed, or it was
                 # misread a moment) keeps who brought it.
-                brought, last = pile.reached.get(card, ((), -math.inf))
+                brought, first, last = pile.reached.get(card, ((), None, -math.inf))
                 if (card != pile.top or last == -math.inf) and t - last > REACH_KEEP_S:
-                    brought = self._reached(pile.xy, pile.seen_t, t)
-                pile.reached[card] = (brought, t)
+                    brought, first = self._reached(pile.xy, pile.seen_t, t)
+                pile.reached[card] = (brought, first, t)
             pile.top, pile.last_seen, pile.seen_t = card, frame, t
             candidates = tuple((c, p) for c, p in ((_card(n), pr) for n, pr in best[0].candidates) if c is not None)
             origin = self._origin_of(best[0])
@@ -652,6 +658,7 @@ class TableModel:
                         origin,  # type: ignore[arg-type]
                         tuple(doubles),
                         brought,
+                        first,
                     ),
                 )
             )

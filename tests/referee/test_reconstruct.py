@@ -1260,26 +1260,34 @@ def test_a_demon_top_flipped_past_alone_that_shows_again_for_a_while_was_never_g
     assert moves[-1] == ("flip", "a", "KH")
 
 
-def test_a_conflict_still_waiting_as_the_film_ends_goes_to_the_one_arm_seen_bringing_the_card() -> None:
+def test_a_conflict_still_waiting_as_the_film_ends_goes_to_the_arm_seen_bringing_the_card_first() -> None:
     """Both 2S leave at once and one lands with only b's arm seen over the pile; the film ends before the loser's
     copy goes back (e2e-s31/game00, oracle): b played it, and a's copy is logged landing with it, for the rules to
-    judge. With both arms seen nothing tells, and the play stays unattributed."""
+    judge. With both arms seen, the one seen there first (e2e-s43/game00, oracle: p4's 6S lands 0.2 s before p1's,
+    1.8 s before the film ends); with both first seen in the same frame nothing tells, and the play stays
+    unattributed."""
     from referee.events import Correction
 
-    def film(arms: tuple[str, ...]) -> list:  # type: ignore[type-arg]
+    def film(arms: tuple[str, ...], first: str | None = None) -> list:  # type: ignore[type-arg]
         return reconstruct(
             [
                 view(0, (pile("s", "AS"),), pv("a", "2S"), pv("b", "QD", ("2S",))),
-                view(1, (replace(pile("s", "2S"), reached=arms),), pv("a", None), pv("b", "QD", (None,))),
+                view(
+                    1,
+                    (replace(pile("s", "2S"), reached=arms, reached_first=first),),
+                    pv("a", None),
+                    pv("b", "QD", (None,)),
+                ),
                 view(1.5, (pile("s", "2S"),), pv("a", None), pv("b", "QD", (None,))),
             ]
         )
 
-    events = film(("b",))
-    fix = next(e for e in events if isinstance(e, Correction))
-    assert (fix.target, fix.player, fix.source) == (1, "b", "line:1")
-    second = [e for e in events if isinstance(e, Play)][1]
-    assert (second.player, str(second.card), second.t, second.source) == ("a", "2S", 1, "demon")
+    for events, winner, loser in ((film(("b",)), "b", "a"), (film(("a", "b"), "b"), "b", "a"),
+                                  (film(("a", "b"), "a"), "a", "b")):  # fmt: skip
+        fix = next(e for e in events if isinstance(e, Correction))
+        assert (fix.target, fix.player, fix.source) == (1, winner, {"a": "demon", "b": "line:1"}[winner])
+        second = [e for e in events if isinstance(e, Play)][1]
+        assert (second.player, str(second.card), second.t) == (loser, "2S", 1)
     events = film(("a", "b"))
     assert not any(isinstance(e, Correction) for e in events)
     assert [(e.player, e.extra.get("candidates")) for e in events if isinstance(e, Play)] == [(None, ["a", "b"])]

@@ -74,3 +74,13 @@ def test_a_card_put_down_becomes_table_and_grey_frames_are_watched_too() -> None
         grey.update(cv2.cvtColor(table(k), cv2.COLOR_BGR2GRAY), k / 15)
     grey.update(cv2.cvtColor(arm(table(100), (500, 530), (500, 1400)), cv2.COLOR_BGR2GRAY), 20 / 15)
     assert grey.reaching(TABLE, PILE, 1.0, 20 / 15) == ("bob",)
+
+
+def test_of_two_arms_over_a_pile_the_one_seen_first_is_told_and_a_tie_is_not() -> None:
+    bob = arm(table(100), (500, 530), (500, 1400))
+    both = arm(bob, (530, 500), (1400, 500))  # cy's hand arrives while bob's is still there
+    arms = watched([bob, both])
+    t0, t1 = 20 / 15, 21 / 15
+    assert arms.reaching(TABLE, PILE, t0, t1) == ("bob", "cy")  # seat order
+    assert arms.first_reached(TABLE, PILE, t0, t1) == {"bob": t0, "cy": t1}
+    assert watched([both]).first_reached(TABLE, PILE, t0, t1) == {"bob": t0, "cy": t0}

@@ -472,13 +472,14 @@ def test_a_card_read_unsurely_once_where_it_lay_and_then_gone_was_not_lifted_as_
 class ScriptedArms:
     """Stands in for ``vision.arms.Arms``: says who reached, and records what it was asked."""
 
-    def __init__(self, answers: list[tuple[str, ...]]) -> None:
-        self.answers = answers
+    def __init__(self, answers: list[tuple[str, ...] | dict[str, float]]) -> None:
+        self.answers = answers  # who reached (all seen first in the last frame asked about), or who when
         self.asked: list[tuple[float, float]] = []
 
-    def reaching(self, calibration: object, xy: np.ndarray, since: float, until: float) -> tuple[str, ...]:
+    def first_reached(self, calibration: object, xy: np.ndarray, since: float, until: float) -> dict[str, float]:
         self.asked.append((since, until))
-        return self.answers.pop(0)
+        answer = self.answers.pop(0)
+        return dict(answer) if isinstance(answer, dict) else dict.fromkeys(answer, until)
 
 
 def test_a_pile_says_whose_arm_reached_it_as_each_top_arrived_and_a_top_showing_again_keeps_it() -> None:
@@ -498,3 +499,15 @@ def test_a_pile_says_whose_arm_reached_it_as_each_top_arrived_and_a_top_showing_
     arms.answers = [("red",)]
     assert [p.reached for p in model.view(4.0, 6, [card_at(451, 500, "3S")]).foundations] == [("red", "blue")]
     assert [p.reached for p in model.view(8.0, 7, [card_at(451, 500, "2S")]).foundations] == [("red",)]  # long after
+
+
+def test_of_two_arms_that_reached_a_pile_the_one_seen_there_first_is_told() -> None:
+    model = two_players()
+    model.arms = ScriptedArms([{"red": 0.0}, {"red": 0.8, "blue": 0.6}, {"red": 1.4, "blue": 1.4}])  # type: ignore[assignment]
+    assert [(p.reached, p.reached_first) for p in model.view(0.0, 1, [card_at(450, 500, "AS")]).foundations] == [
+        (("red",), None)
+    ]
+    v2 = model.view(1.0, 2, [card_at(451, 500, "2S")])
+    assert [(p.reached, p.reached_first) for p in v2.foundations] == [(("red", "blue"), "blue")]
+    v3 = model.view(1.5, 3, [card_at(451, 500, "3S")])
+    assert [(p.reached, p.reached_first) for p in v3.foundations] == [(("red", "blue"), None)]  # the same frame
