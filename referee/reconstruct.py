@@ -47,6 +47,7 @@ class Credit(NamedTuple):
     held: tuple[tuple[str, str], ...]  # the candidates then, with where each had the card
     source: str | None
     gone_too: tuple[str, ...]  # the other candidates whose copy was gone from their area then
+    first_arm: str | None = None  # the one arm seen over the pile as it landed, or of two or more the one seen first
 
 
 class Pending(NamedTuple):
@@ -754,7 +755,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     def reassign_credit(credit: Credit, why: str) -> None:
         """The play ``credit`` was not its player's: their copy went back to them (a conflict's second, taken back).
         The one other candidate whose card is gone gets it, and the copy taken back is logged as landing when it was
-        credited, for the rules to judge."""
+        credited, for the rules to judge, when the credit was tracked from that player's area or the arm seen over the
+        pile as it landed (the one, or the first of two) was the new player's: otherwise the copy back is no sign that
+        it ever lay on the pile."""
         nonlocal seq
         card, key, who = credit.card, credit.pile, credit.player
         credited.remove(credit)
@@ -774,7 +777,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         )
         seq += 1
         recredit(credit.seq, real)
-        if credit.tracked:
+        if credit.tracked or credit.first_arm == real:
             log_returned(key, card, who, credit.t, credit.source)
 
     if state.started and view.settled:
@@ -991,7 +994,18 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                         gone_too = tuple(c for c, _ in places if c != player and _lost(players.get(c), card)
                                          and view.t - state.playable[c][card].last <= CARRY_SECONDS)  # fmt: skip
                         credited.append(
-                            Credit(seq - 1, card, key, player, view.t, origin == player, places, source, gone_too)
+                            Credit(
+                                seq - 1,
+                                card,
+                                key,
+                                player,
+                                view.t,
+                                origin == player,
+                                places,
+                                source,
+                                gone_too,
+                                arms[0] if len(arms) == 1 else arm_first,
+                            )
                         )
                     played[player] = played.get(player, frozenset()) | {card}
                     if card == new:
@@ -1234,7 +1248,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     later.append(pid)
             # Watched like a credited play: a copy of the chosen player's that was lifted as the play landed and
             # shows up back in their area means the choice was wrong (that copy was the conflict's second).
-            credited.append(Credit(p_seq, card, key, gone[0], t0, gone[0] in gone_then, places, source, tuple(later)))
+            arm = waiting.reached[0] if len(waiting.reached) == 1 else waiting.reached_first
+            credited.append(
+                Credit(p_seq, card, key, gone[0], t0, gone[0] in gone_then, places, source, tuple(later), arm)
+            )
         elif view.t - t0 < PENDING_SECONDS:
             still.append(waiting)
     still.extend(opened)

@@ -1668,3 +1668,29 @@ def test_a_card_first_read_in_an_empty_place_is_the_demon_card_of_one_ladder_onl
     views += [view(5.2 + k / 10, (), pv("a", "9S", ("5S", "JD"))) for k in range(10)]
     ladders = [e for e in summary(reconstruct(views)) if e[0] == "ladder"]
     assert ladders == [("ladder", "a", "JD", "demon", "line:2")]
+
+
+def test_a_credit_put_right_when_its_copy_comes_back_logs_that_copy_if_the_first_arm_was_the_other() -> None:
+    """A 2S lands with a's and b's arms over the pile, b's seen first, while only a's copy is seen gone (b's still
+    shows a moment): the play goes to a. Then b's is gone and a's is back in a's area: the play is b's, and a's copy
+    was the conflict's second, logged for the rules (e2e-s45/game01, real models: p3's and p4's 4D; e2e-s44/game02,
+    oracle, with p2's arm alone). With no arm telling, a copy back is no sign that it ever lay on the pile (the
+    credit was not tracked from a's area), and nothing is logged for it."""
+    from referee.events import Correction
+
+    def run(first: str | None) -> tuple[list, list]:  # type: ignore[type-arg]
+        landed = replace(pile("s", "2S"), reached=("a", "b"), reached_first=first)
+        events = reconstruct(
+            [
+                *(view(t, (pile("s", "AS"),), pv("a", "9C", ("2S",)), pv("b", "QD", ("2S",))) for t in (0, 0.2)),
+                view(1, (landed,), pv("a", "9C", (None,)), pv("b", "QD", ("2S",))),
+                view(1.5, (pile("s", "2S"),), pv("a", "9C", (None,)), pv("b", "QD", (None,))),
+                *(view(t, (pile("s", "2S"),), pv("a", "9C", ("2S",)), pv("b", "QD", (None,))) for t in (3.0, 3.2, 3.5)),
+            ]
+        )
+        fixes = [(e.target, e.player) for e in events if isinstance(e, Correction)]
+        returned = [(e.player, str(e.card), e.t) for e in events if isinstance(e, Play) and e.extra.get("returned")]
+        return fixes, returned
+
+    assert run("b") == ([(1, "b")], [("a", "2S", 1)])
+    assert run(None) == ([(1, "b")], [])
