@@ -724,8 +724,15 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             events.append(_returned(seq, key, card, who, t0, source, view.frame))
             seq += 1
 
-    def recredit(p_seq: int, who: str | None) -> None:
-        """The play ``p_seq`` is ``who``'s now (a correction said so): its pile's record of who put it there follows."""
+    def log_credit(p_seq: int, who: str | None, why: str, source: str | None = None) -> None:
+        """The camera credits the play ``p_seq`` to ``who`` (a ``reassign``, from ``source``) or to nobody (an
+        ``unassign``); its pile's record of who put each card there follows."""
+        nonlocal seq
+        if who is None:
+            events.append(_by_camera("unassign", seq, view.t, view.frame, p_seq, why))
+        else:
+            events.append(_by_camera("reassign", seq, view.t, view.frame, p_seq, why, player=who, source=source))
+        seq += 1
         for k, plays in pile_plays.items():
             if any(s == p_seq for s, _c, _w in plays):
                 pile_plays[k] = tuple((s, c, who if s == p_seq else w) for s, c, w in plays)
@@ -736,17 +743,15 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         unassigned (scored for nobody, flagged) and the card may be ``pid``'s now. Of six such plays on 30 rendered
         games (real models), the arm named the true player five times and the earlier credit was wrong five times
         (e2e-s38/game01: p4's 2D credited to p1, whose own 2D, a second later, went to nobody)."""
-        nonlocal seq, credited
+        nonlocal credited
         earlier = [
             (k, s) for k, plays in pile_plays.items() if k != key for s, c, who in plays if c == card and who == pid
         ]
         if len(earlier) != 1 or card not in played.get(pid, frozenset()):
             return False
         k, p_seq = earlier[0]
-        why = f"{pid}'s arm alone brought {card} to {key}: the {card} credited to {pid} on {k} was another deck's"
-        events.append(_by_camera("unassign", seq, view.t, view.frame, p_seq, why))
-        seq += 1
-        recredit(p_seq, None)
+        log_credit(p_seq, None, f"{pid}'s arm alone brought {card} to {key}: the {card} credited to {pid} on {k} was "
+                   "another deck's")  # fmt: skip
         if top_by.get(k) == pid and tops.get(k) == card:
             del top_by[k]
         credited = [c for c in credited if c.seq != p_seq]
@@ -771,12 +776,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         played[real] = played.get(real, frozenset()) | {card}
         if tops.get(key) == card and top_by.get(key) == who:
             top_by[key] = real
-        reason = f"{who}'s {card} {why}: the copy on {key} is {real}'s"
-        events.append(
-            _by_camera("reassign", seq, view.t, view.frame, credit.seq, reason, player=real, source=real_place)
-        )
-        seq += 1
-        recredit(credit.seq, real)
+        log_credit(credit.seq, real, f"{who}'s {card} {why}: the copy on {key} is {real}'s", real_place)
         if credit.tracked or credit.first_arm == real:
             log_returned(key, card, who, credit.t, credit.source)
 
@@ -943,8 +943,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     ):
                         reassign_credit(credit, "was back in their area and played again")
                 # A tracked card, and the arms seen bringing one, are the top's.
-                origin, arms = (pile.origin, pile.reached) if card == new else (None, ())
-                arm_first = pile.reached_first if card == new else None
+                origin, arms, arm_first = (
+                    (pile.origin, pile.reached, pile.reached_first) if card == new else (None, (), None)
+                )
                 player, source, candidates = _attribute(
                     card, state.playable, players, view.t, played, origin, arms, pile_seen
                 )
@@ -993,20 +994,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                                        if card in state.playable.get(c, {}))  # fmt: skip
                         gone_too = tuple(c for c, _ in places if c != player and _lost(players.get(c), card)
                                          and view.t - state.playable[c][card].last <= CARRY_SECONDS)  # fmt: skip
-                        credited.append(
-                            Credit(
-                                seq - 1,
-                                card,
-                                key,
-                                player,
-                                view.t,
-                                origin == player,
-                                places,
-                                source,
-                                gone_too,
-                                arms[0] if len(arms) == 1 else arm_first,
-                            )
-                        )
+                        arm = _first_arm(arms, arm_first)
+                        credited.append(Credit(seq - 1, card, key, player, view.t, origin == player, places, source,
+                                               gone_too, arm))  # fmt: skip
                     played[player] = played.get(player, frozenset()) | {card}
                     if card == new:
                         top_by[key] = player
@@ -1228,10 +1218,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         if len(gone) == 1:
             played[gone[0]] = played.get(gone[0], frozenset()) | {card}
             source = had_at.get(gone[0])
-            why = f"{gone[0]}'s {card} was seen gone once the area was uncovered"
-            events.append(_by_camera("reassign", seq, view.t, view.frame, p_seq, why, player=gone[0], source=source))
-            seq += 1
-            recredit(p_seq, gone[0])
+            log_credit(p_seq, gone[0], f"{gone[0]}'s {card} was seen gone once the area was uncovered", source)
             # A card that was gone from its area with the played one and is back: the second copy of a conflict,
             # taken back. Logged as landing with the first, for the rules to judge; one not back yet is watched
             # for, like the other copies of a credited play.
@@ -1248,7 +1235,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     later.append(pid)
             # Watched like a credited play: a copy of the chosen player's that was lifted as the play landed and
             # shows up back in their area means the choice was wrong (that copy was the conflict's second).
-            arm = waiting.reached[0] if len(waiting.reached) == 1 else waiting.reached_first
+            arm = _first_arm(waiting.reached, waiting.reached_first)
             credited.append(
                 Credit(p_seq, card, key, gone[0], t0, gone[0] in gone_then, places, source, tuple(later), arm)
             )
@@ -1426,6 +1413,12 @@ def _returned(seq: int, pile: str, card: Card, who: str, t0: float, source: str 
                 extra={"frame": frame, "returned": True})  # fmt: skip
 
 
+def _first_arm(reached: Sequence[str], first: str | None) -> str | None:
+    """The arm that says who brought a card: the one seen over the pile as it landed, or of two or more the one seen
+    there first (``PileView.reached_first``)."""
+    return reached[0] if len(reached) == 1 else first
+
+
 def settle(state: ReconState, t: float, frame: int = 0) -> tuple[ReconState, list[Event]]:
     """The film ends (at ``t``, after ``frame``) with plays still waiting (``pending``). One whose two candidates'
     copies were both gone as it landed (a conflict's, the loser's not taken back before the end) goes to the one
@@ -1441,7 +1434,7 @@ def settle(state: ReconState, t: float, frame: int = 0) -> tuple[ReconState, lis
     for p in state.pending:
         if len(p.candidates) != 2 or set(p.gone) != set(p.candidates):
             continue
-        first = p.reached[0] if len(p.reached) == 1 else p.reached_first
+        first = _first_arm(p.reached, p.reached_first)
         if (
             first is None
             or first not in p.candidates

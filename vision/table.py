@@ -549,9 +549,8 @@ class TableModel:
             return (), None
         since = t - REACH_LOOKBACK_S if since is None else max(since, t - REACH_LOOKBACK_S)
         when = self.arms.first_reached(self.calibration, xy, since, t)
-        first = min(when, key=lambda pid: when[pid]) if len(when) >= 2 else None
-        if first is not None and sum(w == when[first] for w in when.values()) > 1:
-            first = None  # seen first in the same frame as another
+        times = sorted(when.values())
+        first = min(when, key=when.__getitem__) if len(times) >= 2 and times[0] < times[1] else None  # not a tie
         return tuple(when), first
 
     def _origin_of(self, seen: Seen) -> str | None:
