@@ -1205,6 +1205,26 @@ def test_a_copy_that_lay_in_view_and_left_as_the_card_landed_outweighs_another_p
     assert credited(2.0) == "b"
 
 
+def test_a_copy_that_lay_long_in_view_outweighs_another_players_arm_however_long_ago_it_was_last_read() -> None:
+    """a's 7S lay on their line, then was read 7C for its last two seconds there; a 7S landed with only b's arm seen
+    over the pile (e2e-s40/game02, real models): a played it when the 7S had lain there 4 s, b when only 1.5 s."""
+
+    def credited(lay: float) -> str | None:
+        views = [
+            view(t, (pile("s", "6S"),), pv("a", None, ("7S",)), pv("b", None, (), "9C"))
+            for t in [i * 0.5 for i in range(int(lay / 0.5) + 1)]
+        ]
+        views += [
+            view(lay + dt, (pile("s", "6S"),), pv("a", None, ("7C",)), pv("b", None, (), "9C"))
+            for dt in (0.5, 1.0, 2.0)
+        ]
+        views.append(view(lay + 2.1, (reached_pile("s", "7S", "b"),), pv("a", None, (None,)), pv("b", None, (), "9C")))
+        return plays(reconstruct(views))[0][1]
+
+    assert credited(4.0) == "a"
+    assert credited(1.5) == "b"
+
+
 def test_a_copy_that_lay_in_view_less_than_a_second_still_outweighs_another_players_arm() -> None:
     """a's 3S lay on their waste 0.8 s and left as it landed; only b's arm was seen, bringing a card to the next
     pile (e2e-s31/game01, oracle): a played it. A copy seen for a glance (0.2 s) is no such witness."""
