@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import platform
+import shutil
 import time
 
 from referee.events import dumps, parse_lines
@@ -233,6 +234,7 @@ def bench_dashboard(*, clients: int = 200, pushes: int = 60, ingest: int = 2000)
     finally:
         server.terminate()
         server.wait(timeout=20)
+        shutil.rmtree(work, ignore_errors=True)  # its database
 
 
 def bench_review(
@@ -257,26 +259,27 @@ def bench_review(
     from vision.review import review
     from vision.synth.render import render_game
 
-    work = Path(tempfile.mkdtemp(prefix="demonref-bench-review-"))
-    render_game(work / "game", players=4, seed=21, heldout=True, fps=fps, size=size, max_seconds=seconds)
-    start = read_log(work / "game" / "events.jsonl")[0]
-    assert isinstance(start, RoundStart)
-    players = [(p.id, p.back) for p in start.players]
-    reader = CardReader.load(backend=backend, watch=True)
-    first = next(Source.open(work / "game" / "game.mp4").frames())
-    reader(first.image)  # the runtimes' first inference (compilation, thread pools) is not the review's speed
-    t0 = time.perf_counter()
-    result = review(work / "game" / "game.mp4", work / "review", players=players, reader=reader,
-                    process_fps=process_fps)  # fmt: skip
-    wall = time.perf_counter() - t0
-    _, stats = run_live(Source.open(work / "game" / "game.mp4"), work / "live", players=players, reader=reader,
-                        process_fps=1000.0)  # fmt: skip
-    return {
-        "video": f"{size[0]}x{size[1]} at {fps} fps, {seconds:.0f} s",
-        "backends (detector, identifier)": f"{reader.detector.backend}, {reader.identifier.backend}",
-        "review frames processed": result.processed,
-        "review seconds": wall,
-        "review x real time": seconds / wall,
-        "live processed frames/s (video decoding included)": stats.fps,
-        "live ms per frame": 1000 * stats.seconds / max(1, stats.processed),
-    }
+    with tempfile.TemporaryDirectory(prefix="demonref-bench-review-") as tmp:  # the rendered game goes with it
+        work = Path(tmp)
+        render_game(work / "game", players=4, seed=21, heldout=True, fps=fps, size=size, max_seconds=seconds)
+        start = read_log(work / "game" / "events.jsonl")[0]
+        assert isinstance(start, RoundStart)
+        players = [(p.id, p.back) for p in start.players]
+        reader = CardReader.load(backend=backend, watch=True)
+        first = next(Source.open(work / "game" / "game.mp4").frames())
+        reader(first.image)  # the runtimes' first inference (compilation, thread pools) is not the review's speed
+        t0 = time.perf_counter()
+        result = review(work / "game" / "game.mp4", work / "review", players=players, reader=reader,
+                        process_fps=process_fps)  # fmt: skip
+        wall = time.perf_counter() - t0
+        _, stats = run_live(Source.open(work / "game" / "game.mp4"), work / "live", players=players, reader=reader,
+                            process_fps=1000.0)  # fmt: skip
+        return {
+            "video": f"{size[0]}x{size[1]} at {fps} fps, {seconds:.0f} s",
+            "backends (detector, identifier)": f"{reader.detector.backend}, {reader.identifier.backend}",
+            "review frames processed": result.processed,
+            "review seconds": wall,
+            "review x real time": seconds / wall,
+            "live processed frames/s (video decoding included)": stats.fps,
+            "live ms per frame": 1000 * stats.seconds / max(1, stats.processed),
+        }

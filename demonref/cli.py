@@ -275,6 +275,7 @@ def _camera_demo(
 ) -> None:
     """Serves the dashboard, then plays ``video`` through the chain as a rig would (HTTP ingest, outbox)."""
     import json as _json
+    import shutil
     import tempfile
     import threading
 
@@ -297,42 +298,45 @@ def _camera_demo(
     if roster.exists():  # the rendered game's players and back colours, as a club would type them in
         players = [(p["id"], p.get("back")) for p in _json.loads(roster.read_text())]
     work = Path(tempfile.mkdtemp(prefix="demonref-demo-"))
-    settings = Settings(database_url=f"sqlite:///{work / 'demo.db'}", host="127.0.0.1", port=port,
-                        token_file=work / "admin-token")  # fmt: skip
-    app_ = create_app(settings)
-    server = uvicorn.Server(uvicorn.Config(app_, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        if not thread.is_alive():
-            fail(f"the dashboard could not start on port {port} (in use? try --port)")
-        time.sleep(0.05)
-    import httpx
+    try:  # the demo's database, tokens and outbox go with it: nothing is left behind in the temp folder
+        settings = Settings(database_url=f"sqlite:///{work / 'demo.db'}", host="127.0.0.1", port=port,
+                            token_file=work / "admin-token")  # fmt: skip
+        app_ = create_app(settings)
+        server = uvicorn.Server(uvicorn.Config(app_, host="127.0.0.1", port=port, log_level="warning"))
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        while not server.started:
+            if not thread.is_alive():
+                fail(f"the dashboard could not start on port {port} (in use? try --port)")
+            time.sleep(0.05)
+        import httpx
 
-    url = f"http://127.0.0.1:{port}"
-    admin = {"Authorization": f"Bearer {(work / 'admin-token').read_text().strip()}"}
-    made = httpx.post(f"{url}/api/tables", json={"id": "demo", "name": f"Demo: {video.name}"}, headers=admin)
-    token = made.json()["rig_token"]
-    console.print(f"[bold]dashboard: {url}/tables/demo[/]  (adjudicator token in {work / 'admin-token'})")
-    console.print(f"playing {video} through the card models as a live camera…", highlight=False)
-    outbox = Outbox(work / "rig", http_poster(url, "demo", token))
-    pictures = PictureSender(url, "demo", token)
-    _, stats = run_live(source, work / "round", players=players, reader=reader, outbox=outbox, pictures=pictures, pace=pace, max_seconds=seconds,
-                        process_fps=fps,
-                        on_event=lambda e: console.print(f"{e.t:7.1f}s  {dumps(e)}", highlight=False, soft_wrap=True))  # fmt: skip
-    console.print(f"round over: {stats.processed} frames processed ({stats.fps:.1f}/s); the tally is on the page.")
-    _note_falling_behind(stats)
-    if keep_serving:
-        import signal
+        url = f"http://127.0.0.1:{port}"
+        admin = {"Authorization": f"Bearer {(work / 'admin-token').read_text().strip()}"}
+        made = httpx.post(f"{url}/api/tables", json={"id": "demo", "name": f"Demo: {video.name}"}, headers=admin)
+        token = made.json()["rig_token"]
+        console.print(f"[bold]dashboard: {url}/tables/demo[/]  (adjudicator token in {work / 'admin-token'})")
+        console.print(f"playing {video} through the card models as a live camera…", highlight=False)
+        outbox = Outbox(work / "rig", http_poster(url, "demo", token))
+        pictures = PictureSender(url, "demo", token)
+        _, stats = run_live(source, work / "round", players=players, reader=reader, outbox=outbox, pictures=pictures, pace=pace, max_seconds=seconds,
+                            process_fps=fps,
+                            on_event=lambda e: console.print(f"{e.t:7.1f}s  {dumps(e)}", highlight=False, soft_wrap=True))  # fmt: skip
+        console.print(f"round over: {stats.processed} frames processed ({stats.fps:.1f}/s); the tally is on the page.")
+        _note_falling_behind(stats)
+        if keep_serving:
+            import signal
 
-        stop = threading.Event()
-        for sig in (signal.SIGINT, signal.SIGTERM):  # Ctrl-C, or a service manager's stop
-            signal.signal(sig, lambda *_: stop.set())
-        console.print("Ctrl-C stops the dashboard.")
-        while thread.is_alive() and not stop.wait(0.5):
-            pass
-    server.should_exit = True
-    thread.join(timeout=5)
+            stop = threading.Event()
+            for sig in (signal.SIGINT, signal.SIGTERM):  # Ctrl-C, or a service manager's stop
+                signal.signal(sig, lambda *_: stop.set())
+            console.print("Ctrl-C stops the dashboard.")
+            while thread.is_alive() and not stop.wait(0.5):
+                pass
+        server.should_exit = True
+        thread.join(timeout=5)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def _print_figures(figures: dict[str, object], *, as_json: bool) -> None:

@@ -4,6 +4,7 @@ rig would feed it. Run as a real process (it serves HTTP), on the first seconds 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -56,3 +57,6 @@ def test_camera_demo_serves_the_round_it_referees() -> None:
             proc.kill()
             raise
     assert code == 0, "".join(lines)
+    # stopped, it leaves nothing behind: its database, tokens and outbox were in a temp folder of its own
+    work = re.search(r"adjudicator token in (\S+)admin-token", "".join(lines).replace("\n", ""))
+    assert work is not None and not Path(work.group(1)).exists(), "".join(lines)
