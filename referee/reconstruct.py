@@ -87,7 +87,8 @@ class ReconState:
     top_by: Mapping[str, str] = field(default_factory=dict)  # pile -> who put its top there
     # (pile, card, player) of second copies already logged: a conflict is logged once while it lies there
     doubles: frozenset[tuple[str, Card, str]] = frozenset()
-    unlikely: Mapping[str, tuple[Card, float]] = field(default_factory=dict)  # pile -> forbidden top, since when
+    # pile -> forbidden top, since when, how surely it was read at worst since
+    unlikely: Mapping[str, tuple[Card, float, float]] = field(default_factory=dict)
     # (pile, card) forbidden tops already logged -> who was credited with them
     logged_illegal: Mapping[tuple[str, Card], str | None] = field(default_factory=dict)
     credited: tuple[Credit, ...] = ()  # plays credited lately (``Credit``)
@@ -375,6 +376,25 @@ def _attribute(
         return had[0][0], had[0][1], [had[0][0]]
     pool = [pid for pid, _ in (gone or had)]
     return None, None, pool
+
+
+# A forbidden top read this long before another card showed on the pile lay there (a glimpse of a reading does not).
+COVERED_SECONDS = 0.2
+
+
+def _covered(seen: tuple[Card, float, float], now: Card, lawful: Card | None, t: float) -> bool:
+    """A forbidden top read surely since ``seen`` (card, when, how surely at worst), now under another card ``now``
+    of another rank and suit (a reading sharing either is likelier ``now`` misread as it landed: e2e-s44/game02,
+    real models: p1's JC read JS for its first views on the pile, while p1's line had shown a JS; nor one read
+    unsurely: e2e-s39b/game00, a JH read at 0.62 on a new pile a KD then showed on)."""
+    card, since, sure = seen
+    return (
+        card.rank != now.rank
+        and card.suit != now.suit
+        and card != lawful
+        and sure >= ILLEGAL_SURE
+        and t - since >= COVERED_SECONDS
+    )
 
 
 def _second_back(since: float, t0: float) -> bool:
@@ -816,6 +836,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     before = tops[key]
             illegal: Card | None = None  # the forbidden top a new card lies on, judged against the lawful one
             logging_illegal = False  # the play of ``new`` logged below is one the rules will refuse
+            covered = False  # ``new`` is a forbidden card no longer in sight: another card landed on it
             if key in suspect:
                 base = suspect[key]
                 if pile.top is not None and pile.top == base:  # the illegal card was taken back
@@ -923,11 +944,23 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 # A top the rules forbid is far likelier a misread than an illegal play: it must lie there a
                 # while first, and the same card on the same pile is logged once however often it is misread.
                 since = unlikely.get(key)
-                if since is None or since[0] != new:
-                    unlikely[key] = (new, view.t)
+                if (
+                    since is not None
+                    and _covered(since, new, before, view.t)
+                    and (key, since[0]) not in logged_illegal
+                    and vanished(since[0])
+                ):
+                    # The forbidden card lay there too briefly to be logged before another landed on it, and its
+                    # card left a player's area: it is on the pile, under the new one (e2e-s46/game01, oracle: p3's
+                    # 3C on the 2S pile covered 0.4 s later by p1's 2D). It is logged now; the new top next view.
+                    new, run, covered = since[0], [(since[0], False)], True
+                elif since is None or since[0] != new:
+                    unlikely[key] = (new, view.t, pile.confidence)
                     continue
-                if view.t - since[1] < ILLEGAL_SECONDS or (key, new) in logged_illegal:
-                    continue
+                else:
+                    unlikely[key] = (new, since[1], min(since[2], pile.confidence))
+                    if view.t - since[1] < ILLEGAL_SECONDS or (key, new) in logged_illegal:
+                        continue
                 logged_illegal[(key, new)] = None
                 del unlikely[key]
                 suspect[key] = before  # the rules will flag it; it may well be taken back
@@ -952,7 +985,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                         reassign_credit(credit, "was back in their area and played again")
                 # A tracked card, and the arms seen bringing one, are the top's.
                 origin, arms, arm_first = (
-                    (pile.origin, pile.reached, pile.reached_first) if card == new else (None, (), None)
+                    (pile.origin, pile.reached, pile.reached_first) if card == new and not covered else (None, (), None)
                 )
                 player, source, candidates = _attribute(
                     card, state.playable, players, view.t, played, origin, arms, pile_seen
@@ -1022,6 +1055,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 reread[key] = (pile.confidence if pile.top == new else 0.0, None, view.t)
             else:
                 reread.pop(key, None)
+            if covered:
+                continue  # the pile's top, on it, is read next view
             if new != pile.top and pile.top is not None:
                 decoded[key] = pile.top
             _log_doubles(key, new, pile)

@@ -417,6 +417,22 @@ def test_an_illegal_card_replaced_by_the_right_one_in_one_look() -> None:
     assert plays(events) == [("play", "a", "6S", "h", "demon", False), ("play", "b", "6H", "h", "demon", False)]
 
 
+def test_an_illegal_card_covered_before_it_could_be_logged_is_logged_under_the_card_on_it() -> None:
+    """a puts their 3C on the 2S pile (a wrong suit, e2e-s46/game01, oracle) and b a 2D on it 0.3 s later, before
+    the 3C had lain there long enough to be logged: both are logged, the 3C first, for the rules to refuse both.
+    A reading of 3C there whose card no area lost is a misread of the card that lands: only the 2D is logged."""
+
+    def logged(a_line_after: str) -> list[tuple]:  # type: ignore[type-arg]
+        views = [view(0, (pile("s", "2S"),), pv("a", "9H", ("3C",)), pv("b", "2D"))]
+        views += [view(t, (pile("s", "3C"),), pv("a", "9H", (a_line_after,)), pv("b", "2D")) for t in (1.0, 1.15)]
+        views += [view(t, (pile("s", "2D"),), pv("a", "9H", (a_line_after,)), pv("b", "KS")) for t in (1.3, 1.5, 3.0)]
+        return plays(reconstruct(views))
+
+    events = logged("7H")
+    assert events == [("play", "a", "3C", "s", "line:1", False), ("play", "b", "2D", "s", "demon", False)]
+    assert logged("3C") == [("play", "b", "2D", "s", "demon", False)]
+
+
 def test_a_pile_started_without_an_ace_is_one_card_and_goes_when_taken_back() -> None:
     events = reconstruct(
         [
