@@ -272,7 +272,7 @@ LAID_SECONDS = 0.5
 # was last seen: a hand over the area as it was lifted, or the reader calling it another card for its last seconds
 # there (e2e-s40/game02, real models: p1's 7S lay 9 s in its line, read 7C for its last 2 s, and p3's arm over the
 # pile took the play). On 36 rendered games (real models) an arm disagreeing with one gone copy was right 14 times
-# and the copy 10; every copy that had lain 2.5 s or more (5) was right, no copy the arm beat had lain 2.2 s.
+# and the copy 10; every copy that had lain 2.5 s or more (5) was right, and none the arm rightly beat over 2.2 s.
 LAIN_LONG_SECONDS = 2.5
 
 
@@ -837,6 +837,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             illegal: Card | None = None  # the forbidden top a new card lies on, judged against the lawful one
             logging_illegal = False  # the play of ``new`` logged below is one the rules will refuse
             covered = False  # ``new`` is a forbidden card no longer in sight: another card landed on it
+            covered_sure = 0.0  # ... read at worst this surely while it showed
             if key in suspect:
                 base = suspect[key]
                 if pile.top is not None and pile.top == base:  # the illegal card was taken back
@@ -953,7 +954,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     # The forbidden card lay there too briefly to be logged before another landed on it, and its
                     # card left a player's area: it is on the pile, under the new one (e2e-s46/game01, oracle: p3's
                     # 3C on the 2S pile covered 0.4 s later by p1's 2D). It is logged now; the new top next view.
-                    new, run, covered = since[0], [(since[0], False)], True
+                    new, run, covered, covered_sure = since[0], [(since[0], False)], True, since[2]
                 elif since is None or since[0] != new:
                     unlikely[key] = (new, view.t, pile.confidence)
                     continue
@@ -990,7 +991,12 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 player, source, candidates = _attribute(
                     card, state.playable, players, view.t, played, origin, arms, pile_seen
                 )
-                extra: dict[str, Any] = {"frame": view.frame, "confidence": round(pile.confidence, 3)}
+                extra: dict[str, Any] = {
+                    "frame": view.frame,
+                    "confidence": round(covered_sure if covered else pile.confidence, 3),
+                }
+                if covered:
+                    extra["covered"] = True  # seen a moment only: ``frame`` shows the card that landed on it
                 if arms:
                     extra["reached"] = list(arms)
                 if arm_first is not None:

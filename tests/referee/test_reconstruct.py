@@ -422,15 +422,16 @@ def test_an_illegal_card_covered_before_it_could_be_logged_is_logged_under_the_c
     the 3C had lain there long enough to be logged: both are logged, the 3C first, for the rules to refuse both.
     A reading of 3C there whose card no area lost is a misread of the card that lands: only the 2D is logged."""
 
-    def logged(a_line_after: str) -> list[tuple]:  # type: ignore[type-arg]
+    def logged(a_line_after: str) -> list[Play]:
         views = [view(0, (pile("s", "2S"),), pv("a", "9H", ("3C",)), pv("b", "2D"))]
         views += [view(t, (pile("s", "3C"),), pv("a", "9H", (a_line_after,)), pv("b", "2D")) for t in (1.0, 1.15)]
         views += [view(t, (pile("s", "2D"),), pv("a", "9H", (a_line_after,)), pv("b", "KS")) for t in (1.3, 1.5, 3.0)]
-        return plays(reconstruct(views))
+        return [e for e in reconstruct(views) if isinstance(e, Play)]
 
     events = logged("7H")
-    assert events == [("play", "a", "3C", "s", "line:1", False), ("play", "b", "2D", "s", "demon", False)]
-    assert logged("3C") == [("play", "b", "2D", "s", "demon", False)]
+    assert plays(events) == [("play", "a", "3C", "s", "line:1", False), ("play", "b", "2D", "s", "demon", False)]
+    assert events[0].extra.get("covered") is True and "covered" not in events[1].extra  # the log says how it was seen
+    assert plays(logged("3C")) == [("play", "b", "2D", "s", "demon", False)]
 
 
 def test_a_pile_started_without_an_ace_is_one_card_and_goes_when_taken_back() -> None:
