@@ -1183,8 +1183,13 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     twin = _line_twin(cur, pv, state.playable.get(pid, {}), left_at, view.t)
                     if twin is None:
                         twin = _line_newcomer(cur, pv, state.playable.get(pid, {}), left_at, view.t)
-                        if twin is not None and twin[0] in flipped.get(pid, {}):
-                            twin = None  # already logged as a card of this demon: not this one too
+                        if twin is not None and (
+                            twin[0] in flipped.get(pid, {}) or twin[0] in demon_left.get(pid, frozenset())
+                        ):
+                            # Already logged as a card of this demon, or as one that left it: not this one too (e2e-
+                            # s44/game01, real models: p4's dealt 7C, laddered, unread in the line for 12 s, then read
+                            # there as a hand hid the KC demon, was "flipped" and laddered again).
+                            twin = None
                     if twin is not None and twin[0] not in steps:
                         moved, where = twin
                         log_flip(pid, moved, misread_as=str(cur))

@@ -1367,6 +1367,19 @@ def test_a_demon_top_misread_as_its_twin_of_colour_is_laddered_as_the_card_the_l
     assert not state.flags
 
 
+def test_a_dealt_demon_card_laddered_and_read_again_in_the_line_much_later_is_not_flipped_again() -> None:
+    """a's dealt demon 7C goes to line:2 and the demon shows KC; the line's 7C is not read for 12 s, then is read
+    there again just as a hand hides the demon (e2e-s44/game01, real models). The 7C already left the demon: it is no
+    newcomer for the KC to have been a misreading of, so nothing more is flipped or laddered."""
+    views = [view(0.1 * k, (), pv("a", "7C", (None, None))) for k in range(40)]  # past the deal's first seconds
+    views += [view(4.0 + 0.1 * k, (), pv("a", "KC", (None, "7C"))) for k in range(10)]
+    views += [view(5.0 + 0.1 * k, (), pv("a", "KC", (None, None))) for k in range(110)]
+    views += [view(16.0 + 0.1 * k, (), pv("a", "KC", (None, "7C"))) for k in range(5)]
+    views += [view(16.5, (), pv("a", None, (None, "7C")))]
+    views += [view(16.6 + 0.1 * k, (), pv("a", "KC", (None, "7C"))) for k in range(30)]
+    assert summary(reconstruct(views)) == [("ladder", "a", "7C", "demon", "line:2"), ("flip", "a", "KC")]
+
+
 def test_a_demon_card_read_two_ways_as_it_goes_to_the_line_is_one_move_not_two() -> None:
     """a's demon 9S is read 9C as it shows, then 9S for a moment before it goes to line:1, where it is read 9C and
     then 9S (e2e-s38/game01, real models). One card went there: the 9C's move is fixed to 9S and the demon counts
