@@ -5,6 +5,7 @@ python scripts/chain_trace.py wrong out/e2e-s10/game0{0,1,2} --tag watch       #
 python scripts/chain_trace.py views out/e2e-s12/game00 --tag watch --start 24.3 --end 25 --players p2,p4 [--piles]
 python scripts/chain_trace.py suits out/e2e-s12/game00 --tag watch --suits CS  # the chain's and the truth's plays
 python scripts/chain_trace.py middle out/e2e-check/game01 --tag watch --start 12.5 --end 17.5 --at 483,386
+python scripts/chain_trace.py demon out/e2e-s36/game00 --tag cand --players p4   # flips, ladders, demon plays
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 import numpy as np
 from chain_cache import replay
 
-from referee.events import Correction, Event, Play
+from referee.events import Correction, Event, Flip, Ladder, Play
 from referee.game import replay as referee_replay
 from referee.tableview import TableView
 from vision.e2e import load_game, misattributed, scored_plays
@@ -91,6 +92,26 @@ def suits(game: Path, tag: str, letters: str) -> None:
             print(f"  {e.t:6.2f} seq {e.seq} {e.player} {e.card} on {e.pile} from {e.source}")
 
 
+def demon(game: Path, tag: str, players: list[str]) -> None:
+    """Each player's demon as the chain logged it (flips, moves to the line, plays from it, and the corrections of
+    those), then as the truth has it: where a demon count goes wrong."""
+    _, chain = replay(game, tag)
+    truth, _, _ = load_game(game)
+    for who in players:
+        for name, events in (("chain", chain.events), ("truth", truth)):
+            print(f"{who} {name}:")
+            mine = {e.seq for e in events if getattr(e, "player", None) == who}
+            for e in events:
+                if isinstance(e, Flip) and e.player == who:
+                    print(f"  {e.t:6.2f} seq {e.seq} flip {e.card}", {k: v for k, v in e.extra.items() if k != "frame"})
+                elif isinstance(e, Ladder) and e.player == who and e.source == "demon":
+                    print(f"  {e.t:6.2f} seq {e.seq} ladder {e.card} to {e.to}")
+                elif isinstance(e, Play) and e.player == who and e.source == "demon":
+                    print(f"  {e.t:6.2f} seq {e.seq} play {e.card} on {e.pile}")
+                elif isinstance(e, Correction) and e.target in mine:
+                    print(f"  {e.t:6.2f} seq {e.seq} correction {e.action} of {e.target}: {e.reason}")
+
+
 def middle(game: Path, tag: str, start: float, end: float, at: tuple[float, float] | None) -> None:
     """What the tracker handed the table model in the middle (outside every player's area) between ``start`` and
     ``end``, frame by frame: track, reading and its probability, moving or still, where (table mm), the top three
@@ -118,12 +139,12 @@ def middle(game: Path, tag: str, start: float, end: float, at: tuple[float, floa
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=("wrong", "views", "suits", "middle"))
+    ap.add_argument("what", choices=("wrong", "views", "suits", "middle", "demon"))
     ap.add_argument("games", nargs="+", type=Path, help="games recorded with chain_cache.py record")
     ap.add_argument("--tag", default="models", help="the recording: GAME/cache-TAG.pkl")
     ap.add_argument("--start", type=float, default=0.0)
     ap.add_argument("--end", type=float, default=1e9)
-    ap.add_argument("--players", default="p1,p2,p3,p4", help="views: whose areas to show")
+    ap.add_argument("--players", default="p1,p2,p3,p4", help="views, demon: whose areas to show")
     ap.add_argument("--piles", action="store_true", help="views: show the foundations too")
     ap.add_argument("--suits", default="CDHS", help="suits: which suits' plays to list")
     ap.add_argument("--at", help="middle: only near this place, table mm 'x,y'")
@@ -133,6 +154,8 @@ def main() -> None:
             wrong(game, args.tag)
         elif args.what == "views":
             views(game, args.tag, args.start, args.end, args.players.split(","), args.piles)
+        elif args.what == "demon":
+            demon(game, args.tag, args.players.split(","))
         elif args.what == "middle":
             at = tuple(float(v) for v in args.at.split(",")) if args.at else None
             middle(game, args.tag, args.start, args.end, at)  # type: ignore[arg-type]
