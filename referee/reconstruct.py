@@ -87,8 +87,8 @@ class ReconState:
     top_by: Mapping[str, str] = field(default_factory=dict)  # pile -> who put its top there
     # (pile, card, player) of second copies already logged: a conflict is logged once while it lies there
     doubles: frozenset[tuple[str, Card, str]] = frozenset()
-    # pile -> forbidden top, since when, how surely it was read at worst since
-    unlikely: Mapping[str, tuple[Card, float, float]] = field(default_factory=dict)
+    # pile -> forbidden top, since when, how surely it was read at worst since, the last frame it showed in
+    unlikely: Mapping[str, tuple[Card, float, float, int]] = field(default_factory=dict)
     # (pile, card) forbidden tops already logged -> who was credited with them
     logged_illegal: Mapping[tuple[str, Card], str | None] = field(default_factory=dict)
     credited: tuple[Credit, ...] = ()  # plays credited lately (``Credit``)
@@ -382,12 +382,12 @@ def _attribute(
 COVERED_SECONDS = 0.2
 
 
-def _covered(seen: tuple[Card, float, float], now: Card, lawful: Card | None, t: float) -> bool:
+def _covered(seen: tuple[Card, float, float, int], now: Card, lawful: Card | None, t: float) -> bool:
     """A forbidden top read surely since ``seen`` (card, when, how surely at worst), now under another card ``now``
     of another rank and suit (a reading sharing either is likelier ``now`` misread as it landed: e2e-s44/game02,
     real models: p1's JC read JS for its first views on the pile, while p1's line had shown a JS; nor one read
     unsurely: e2e-s39b/game00, a JH read at 0.62 on a new pile a KD then showed on)."""
-    card, since, sure = seen
+    card, since, sure, _frame = seen
     return (
         card.rank != now.rank
         and card.suit != now.suit
@@ -837,7 +837,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             illegal: Card | None = None  # the forbidden top a new card lies on, judged against the lawful one
             logging_illegal = False  # the play of ``new`` logged below is one the rules will refuse
             covered = False  # ``new`` is a forbidden card no longer in sight: another card landed on it
-            covered_sure = 0.0  # ... read at worst this surely while it showed
+            covered_sure, covered_frame = 0.0, 0  # ... read at worst this surely while it showed, last seen then
             if key in suspect:
                 base = suspect[key]
                 if pile.top is not None and pile.top == base:  # the illegal card was taken back
@@ -954,12 +954,13 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     # The forbidden card lay there too briefly to be logged before another landed on it, and its
                     # card left a player's area: it is on the pile, under the new one (e2e-s46/game01, oracle: p3's
                     # 3C on the 2S pile covered 0.4 s later by p1's 2D). It is logged now; the new top next view.
-                    new, run, covered, covered_sure = since[0], [(since[0], False)], True, since[2]
+                    new, run, covered = since[0], [(since[0], False)], True
+                    covered_sure, covered_frame = since[2], since[3]
                 elif since is None or since[0] != new:
-                    unlikely[key] = (new, view.t, pile.confidence)
+                    unlikely[key] = (new, view.t, pile.confidence, view.frame)
                     continue
                 else:
-                    unlikely[key] = (new, since[1], min(since[2], pile.confidence))
+                    unlikely[key] = (new, since[1], min(since[2], pile.confidence), view.frame)
                     if view.t - since[1] < ILLEGAL_SECONDS or (key, new) in logged_illegal:
                         continue
                 logged_illegal[(key, new)] = None
@@ -992,11 +993,11 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     card, state.playable, players, view.t, played, origin, arms, pile_seen
                 )
                 extra: dict[str, Any] = {
-                    "frame": view.frame,
+                    "frame": covered_frame if covered else view.frame,
                     "confidence": round(covered_sure if covered else pile.confidence, 3),
                 }
                 if covered:
-                    extra["covered"] = True  # seen a moment only: ``frame`` shows the card that landed on it
+                    extra["covered"] = True  # seen a moment only (``frame``: the last that showed it)
                 if arms:
                     extra["reached"] = list(arms)
                 if arm_first is not None:

@@ -431,6 +431,7 @@ def test_an_illegal_card_covered_before_it_could_be_logged_is_logged_under_the_c
     events = logged("7H")
     assert plays(events) == [("play", "a", "3C", "s", "line:1", False), ("play", "b", "2D", "s", "demon", False)]
     assert events[0].extra.get("covered") is True and "covered" not in events[1].extra  # the log says how it was seen
+    assert events[0].extra["frame"] == view(1.15, ()).frame  # the last view that showed it, not the covering one
     assert plays(logged("3C")) == [("play", "b", "2D", "s", "demon", False)]
 
 
