@@ -64,6 +64,15 @@ class Pending(NamedTuple):
     reached_first: str | None = None  # of two or more, the one seen there first
 
 
+class Forbidden(NamedTuple):
+    """A top the rules forbid, read on a pile and not logged yet: it must lie there a while first."""
+
+    card: Card
+    since: float  # when it was first read there
+    sure: float  # how surely it was read there at worst since
+    frame: int  # the last frame it was read in
+
+
 @dataclass(frozen=True, slots=True)
 class ReconState:
     """What the reconstruction has committed so far."""
@@ -87,8 +96,7 @@ class ReconState:
     top_by: Mapping[str, str] = field(default_factory=dict)  # pile -> who put its top there
     # (pile, card, player) of second copies already logged: a conflict is logged once while it lies there
     doubles: frozenset[tuple[str, Card, str]] = frozenset()
-    # pile -> forbidden top, since when, how surely it was read at worst since, the last frame it showed in
-    unlikely: Mapping[str, tuple[Card, float, float, int]] = field(default_factory=dict)
+    unlikely: Mapping[str, Forbidden] = field(default_factory=dict)  # pile -> its forbidden top, not logged yet
     # (pile, card) forbidden tops already logged -> who was credited with them
     logged_illegal: Mapping[tuple[str, Card], str | None] = field(default_factory=dict)
     credited: tuple[Credit, ...] = ()  # plays credited lately (``Credit``)
@@ -382,18 +390,17 @@ def _attribute(
 COVERED_SECONDS = 0.2
 
 
-def _covered(seen: tuple[Card, float, float, int], now: Card, lawful: Card | None, t: float) -> bool:
-    """A forbidden top read surely since ``seen`` (card, when, how surely at worst), now under another card ``now``
-    of another rank and suit (a reading sharing either is likelier ``now`` misread as it landed: e2e-s44/game02,
-    real models: p1's JC read JS for its first views on the pile, while p1's line had shown a JS; nor one read
-    unsurely: e2e-s39b/game00, a JH read at 0.62 on a new pile a KD then showed on)."""
-    card, since, sure, _frame = seen
+def _covered(seen: Forbidden, now: Card, lawful: Card | None, t: float) -> bool:
+    """A forbidden top ``seen``, read surely for ``COVERED_SECONDS``, now under another card ``now`` of another rank
+    and suit (a reading sharing either is likelier ``now`` misread as it landed: e2e-s44/game02, real models: p1's
+    JC read JS for its first views on the pile, while p1's line had shown a JS; nor one read unsurely:
+    e2e-s39b/game00, a JH read at 0.62 on a new pile a KD then showed on)."""
     return (
-        card.rank != now.rank
-        and card.suit != now.suit
-        and card != lawful
-        and sure >= ILLEGAL_SURE
-        and t - since >= COVERED_SECONDS
+        seen.card.rank != now.rank
+        and seen.card.suit != now.suit
+        and seen.card != lawful
+        and seen.sure >= ILLEGAL_SURE
+        and t - seen.since >= COVERED_SECONDS
     )
 
 
@@ -836,8 +843,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     before = tops[key]
             illegal: Card | None = None  # the forbidden top a new card lies on, judged against the lawful one
             logging_illegal = False  # the play of ``new`` logged below is one the rules will refuse
-            covered = False  # ``new`` is a forbidden card no longer in sight: another card landed on it
-            covered_sure, covered_frame = 0.0, 0  # ... read at worst this surely while it showed, last seen then
+            covered: Forbidden | None = None  # ``new`` as a forbidden card no longer in sight: another landed on it
             if key in suspect:
                 base = suspect[key]
                 if pile.top is not None and pile.top == base:  # the illegal card was taken back
@@ -948,20 +954,20 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 if (
                     since is not None
                     and _covered(since, new, before, view.t)
-                    and (key, since[0]) not in logged_illegal
-                    and vanished(since[0])
+                    and (key, since.card) not in logged_illegal
+                    and vanished(since.card)
                 ):
                     # The forbidden card lay there too briefly to be logged before another landed on it, and its
                     # card left a player's area: it is on the pile, under the new one (e2e-s46/game01, oracle: p3's
                     # 3C on the 2S pile covered 0.4 s later by p1's 2D). It is logged now; the new top next view.
-                    new, run, covered = since[0], [(since[0], False)], True
-                    covered_sure, covered_frame = since[2], since[3]
-                elif since is None or since[0] != new:
-                    unlikely[key] = (new, view.t, pile.confidence, view.frame)
+                    covered = since
+                    new, run = since.card, [(since.card, False)]
+                elif since is None or since.card != new:
+                    unlikely[key] = Forbidden(new, view.t, pile.confidence, view.frame)
                     continue
                 else:
-                    unlikely[key] = (new, since[1], min(since[2], pile.confidence), view.frame)
-                    if view.t - since[1] < ILLEGAL_SECONDS or (key, new) in logged_illegal:
+                    unlikely[key] = since._replace(sure=min(since.sure, pile.confidence), frame=view.frame)
+                    if view.t - since.since < ILLEGAL_SECONDS or (key, new) in logged_illegal:
                         continue
                 logged_illegal[(key, new)] = None
                 del unlikely[key]
@@ -987,17 +993,16 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                         reassign_credit(credit, "was back in their area and played again")
                 # A tracked card, and the arms seen bringing one, are the top's.
                 origin, arms, arm_first = (
-                    (pile.origin, pile.reached, pile.reached_first) if card == new and not covered else (None, (), None)
+                    (pile.origin, pile.reached, pile.reached_first)
+                    if card == new and covered is None
+                    else (None, (), None)
                 )
                 player, source, candidates = _attribute(
                     card, state.playable, players, view.t, played, origin, arms, pile_seen
                 )
-                extra: dict[str, Any] = {
-                    "frame": covered_frame if covered else view.frame,
-                    "confidence": round(covered_sure if covered else pile.confidence, 3),
-                }
-                if covered:
-                    extra["covered"] = True  # seen a moment only (``frame``: the last that showed it)
+                extra: dict[str, Any] = {"frame": view.frame, "confidence": round(pile.confidence, 3)}
+                if covered is not None:  # seen a moment only: the last frame that showed it, how surely it was read
+                    extra.update(frame=covered.frame, confidence=round(covered.sure, 3), covered=True)
                 if arms:
                     extra["reached"] = list(arms)
                 if arm_first is not None:
@@ -1062,7 +1067,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 reread[key] = (pile.confidence if pile.top == new else 0.0, None, view.t)
             else:
                 reread.pop(key, None)
-            if covered:
+            if covered is not None:
                 continue  # the pile's top, on it, is read next view
             if new != pile.top and pile.top is not None:
                 decoded[key] = pile.top
