@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from referee.cards import ACE, Card, Suit
+from referee.cards import ACE, Card, Suit, can_ladder
 from referee.events import Correction, CorrectionAction, Event, Flip, Ladder, Play
 from referee.tableview import PileView, PlayerView, TableView
 
@@ -125,6 +125,9 @@ class ReconState:
     # player -> the last move logged from their demon to the line: (its seq, the card, the line place, when)
     laddered: Mapping[str, tuple[int, Card, str, float]] = field(default_factory=dict)
     landed: Mapping[str, float] = field(default_factory=dict)  # pile -> when its top was logged landing
+    # player -> cards that left their demon with no move logged for them (flipped past alone, or taken for an open
+    # play another candidate may yet be given): one seen lying in the line later went there, and is logged so then
+    demon_unlogged: Mapping[str, frozenset[Card]] = field(default_factory=dict)
 
 
 FLICKER_SECONDS = 0.3  # a card seen at a place once, its place showing the card before it again within this
@@ -546,6 +549,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     decoded = dict(state.decoded)
     demon_left = dict(state.demon_left)
     demon_unseen: dict[str, Mapping[Card, int]] = dict(state.demon_unseen)
+    unlogged = dict(state.demon_unlogged)
     top_by = dict(state.top_by)
     doubles = set(state.doubles)
     unlikely = dict(state.unlikely)
@@ -719,12 +723,15 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         laddered[pid] = (l_seq, was, to, view.t)
         return True
 
-    def log_ladder(pid: str, card: Card, to: str) -> None:
-        """``pid`` moved ``card`` from the demon to ``to`` in the line."""
+    def log_ladder(pid: str, card: Card, to: str, **why: Any) -> None:
+        """``pid`` moved ``card`` from the demon to ``to`` in the line; ``why``: what else the log says of it."""
         nonlocal seq, credited
+        unlogged[pid] = unlogged.get(pid, frozenset()) - {card}
         if not read_again(pid, card, to):
             events.append(
-                Ladder(seq=seq, t=view.t, player=pid, card=card, source="demon", to=to, extra={"frame": view.frame})
+                Ladder(
+                    seq=seq, t=view.t, player=pid, card=card, source="demon", to=to, extra={"frame": view.frame, **why}
+                )
             )
             laddered[pid] = (seq, card, to, view.t)
             seq += 1
@@ -1160,6 +1167,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             # "flipped" to KC, and its move to the line 13 s later went unlogged, waiting for the KC to land).
             left = left - {target}
             demon_left[pid] = left
+            unlogged[pid] = unlogged.get(pid, frozenset()) - {target}
             del unseen[target]
         elif target in left:
             target = old
@@ -1169,11 +1177,12 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         steps = [c for c, n in trail.get(pid, ()) if n >= 2 and c not in (old, target) and c not in left] + [target]
         cur = old
         alone = False  # the flip about to be logged follows no move seen of the card it replaces
-        demon_played = "demon" in played_from.get(pid, set()) or (
-            # An open play this top may have been is not its going while it shows on the player's line: one deck
-            # has one such card, so it went there (and the play was another candidate's).
+        # An open play this top may have been is not its going while it shows on the player's line: one deck has one
+        # such card, so it went there (and the play was another candidate's).
+        open_play = "demon" not in played_from.get(pid, set()) and (
             (pid, cur) in open_demon_plays and not (cur is not None and pv.playable().get(cur, "").startswith("line:"))
         )
+        demon_played = "demon" in played_from.get(pid, set()) or open_play
         for nxt in steps:
             if state.started and nxt != cur and cur is not None and not demon_played:
                 if nxt is None:
@@ -1213,13 +1222,16 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     alone = True
             else:
                 hold.pop(pid, None)
-            demon_played = False  # a play from the demon accounts for one card leaving it
+                if open_play and nxt != cur and cur is not None:  # the play may yet go to another candidate
+                    unlogged[pid] = unlogged.get(pid, frozenset()) | {cur}
+            demon_played = open_play = False  # a play from the demon accounts for one card leaving it
             if state.started and nxt is not None and nxt != cur:
                 log_flip(pid, nxt)
                 if cur is not None:  # replaced by a card (a back showing while it is in a hand is not yet gone)
                     demon_left[pid] = demon_left.get(pid, frozenset()) | {cur}
                     if alone:
                         demon_unseen[pid] = {**demon_unseen.get(pid, {}), cur: 0}
+                        unlogged[pid] = unlogged.get(pid, frozenset()) | {cur}
             alone = False
             cur = nxt
         demon_tops[pid] = cur
@@ -1229,6 +1241,32 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             kept = trail.get(pid, ())
             last = max((i for i, (c, _n) in enumerate(kept) if c == cur), default=-1)
             trail[pid] = kept[last:] if last >= 0 else kept
+        # A card that left the demon with no move logged, lying in the line now, came there from the demon (only
+        # there: a card moved from the waste was seen there first): its move is logged late (e2e-s38/game00, real
+        # models: p2's demon 3D, lifted as p3's 3D landed, was taken for that open play; the play went to p3 as the
+        # 3D showed in p2's line, and the demon counted one card too many). Only onto an empty place or a card it may
+        # go on: a card the place showed before that it may not, and that was not played from there, was itself,
+        # misread (e2e-s42/game01, real models: p2's KC laddered as "KS", read QC and KS there for 6 s, was the
+        # demon's KC "flipped past" meanwhile).
+        for c in sorted(unlogged.get(pid, frozenset()), key=str):
+            seen, steady = playable.get(pid, {}).get(c), shows(pid, c)
+            if c in played.get(pid, frozenset()) or c == cur:
+                unlogged[pid] = unlogged[pid] - {c}
+            elif (
+                steady is not None
+                and steady[0].startswith("line:")
+                and seen is not None
+                and (seen.prior is None or seen.prior.place == "demon")
+                and (seen.before is None or seen.before in played.get(pid, frozenset()) or can_ladder(seen.before, c))
+            ):
+                # The referee takes a move from the demon of its top only: the log shows the card on the demon again,
+                # its move, then the demon's top as it is (its flip, logged before, stands).
+                log_flip(pid, c, seen_late=True)
+                log_ladder(pid, c, steady[0], seen_late=True)
+                if cur is not None:
+                    events.append(Flip(seq=seq, t=view.t, player=pid, card=cur,
+                                       extra={"frame": view.frame, "seen_late": True, "again": True}))  # fmt: skip
+                    seq += 1
         playable[pid] = _remember(playable.get(pid, {}), pv, view.t)
     # Plays that nobody could be seen to make: resolved when exactly one candidate's card is seen gone.
     still = []
@@ -1336,6 +1374,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         state.began if state.started else view.t,
         laddered,
         landed,
+        unlogged,
     ), events
 
 

@@ -1745,3 +1745,63 @@ def test_a_credit_put_right_when_its_copy_comes_back_logs_that_copy_if_the_first
 
     assert run("b") == ([(1, "b")], [("a", "2S", 1)])
     assert run(None) == ([(1, "b")], [])
+
+
+def _demon_left(events: list) -> int:  # type: ignore[type-arg]
+    start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13), PlayerSpec("b", 13)))
+    state = replay([start, *events])
+    assert not [v for v in state.flags if v.player == "a"], state.flags
+    return state.players["a"].demon_left
+
+
+def test_a_demon_card_held_in_a_hand_past_its_flip_is_moved_to_the_line_when_it_shows_there() -> None:
+    """a lifts the demon's 9D and holds it while the demon shows the 5S under it, longer than the flip waits for it;
+    then puts it on the line's 10C. The flip was logged alone; the 9D's move is logged when it lies in the line (the
+    demon showing it again for the referee, then the 5S), so the demon counts one card gone."""
+    views = [view(0.1 * k, (), pv("a", "9D", ("10C", None))) for k in range(40)]  # past the deal's first seconds
+    views += [view(4.0 + 0.1 * k, (), pv("a", "5S", ("10C", None))) for k in range(60)]
+    views += [view(10.0 + 0.1 * k, (), pv("a", "5S", ("9D", None))) for k in range(20)]
+    events = reconstruct(views)
+    assert summary(events) == [
+        ("flip", "a", "5S"),
+        ("flip", "a", "9D"),
+        ("ladder", "a", "9D", "demon", "line:1"),
+        ("flip", "a", "5S"),
+    ]
+    assert all(e.extra.get("seen_late") for e in events[1:])
+    assert _demon_left(events) == 12
+
+
+def test_a_demon_card_taken_for_an_open_play_is_moved_to_the_line_when_it_shows_there() -> None:
+    """a's demon 3D and b's waste 3D both leave as a 3D lands (e2e-s38/game00, real models): the play waits for one to
+    show again, and a's demon shows its next card meanwhile. The 3D then lies on a's 4S: the play was b's, and a's 3D
+    went to the line, which is logged then (before, the demon counted it as never gone)."""
+    views = [view(0.1 * k, (pile("d", "2D"),), pv("a", "3D", ("4S", None)), pv("b", None, (), "3D")) for k in range(40)]
+    views += [
+        view(4.0 + 0.1 * k, (pile("d", "3D"),), pv("a", None, ("4S", None)), pv("b", None, (), "8H")) for k in range(2)
+    ]
+    views += [
+        view(4.2 + 0.1 * k, (pile("d", "3D"),), pv("a", "2S", ("4S", None)), pv("b", None, (), "8H")) for k in range(5)
+    ]
+    views += [
+        view(4.7 + 0.1 * k, (pile("d", "3D"),), pv("a", "2S", ("3D", None)), pv("b", None, (), "8H")) for k in range(20)
+    ]
+    events = reconstruct(views)
+    assert [e.player for e in events if isinstance(e, Correction) and e.action == "reassign"] == ["b"]
+    assert ("ladder", "a", "3D", "demon", "line:1") in summary(events)
+    assert _demon_left(events) == 12
+
+
+def test_a_card_the_line_showed_under_other_readings_before_is_not_moved_from_the_demon_again() -> None:
+    """a's demon KC, read KS, goes to line:2 as the demon shows the KH under it, read KC: the move is logged as the
+    KS's and the flip as the KC's. The line's card is then read QC for 5 s while the demon shows KH, so the "KC" is
+    flipped past alone; when the line's card is read KC at last it is not a second move from the demon: a K cannot go
+    on the QC the place showed before, so that QC was this card misread (e2e-s42/game01, real models)."""
+    views = [view(0.1 * k, (), pv("a", "KS", (None, None))) for k in range(40)]
+    views += [view(4.0 + 0.1 * k, (), pv("a", "KC", (None, "KS"))) for k in range(5)]
+    views += [view(4.5 + 0.1 * k, (), pv("a", "KH", (None, "QC"))) for k in range(55)]
+    views += [view(10.0 + 0.1 * k, (), pv("a", "KH", (None, "KC"))) for k in range(20)]
+    events = reconstruct(views)
+    assert ("ladder", "a", "KS", "demon", "line:2") in summary(events)
+    assert not [e for e in events if isinstance(e, Ladder) and str(e.card) == "KC"]
+    assert _demon_left(events) == 12
