@@ -451,9 +451,11 @@ def _came_to_line(
     since: float,
     t: float,
     fits: Callable[[Card, Sighting], bool],
+    from_demon: bool = False,
 ) -> tuple[Card, str] | None:
     """The one card ``fits`` accepts that came to ``pv``'s line as ``card`` left the demon (showing there steadily,
-    first seen no sooner than ``TWIN_SECONDS`` before ``since``, seen nowhere else in the area before), with its place."""
+    first seen no sooner than ``TWIN_SECONDS`` before ``since``, seen nowhere else in the area before, or, with
+    ``from_demon``, only on the demon), with its place."""
     found = [
         (c, place)
         for c, place in pv.playable().items()
@@ -463,7 +465,7 @@ def _came_to_line(
         and fits(c, seen)
         and _steady_since(seen, place, t) is not None
         and seen.since >= since - TWIN_SECONDS
-        and seen.prior is None
+        and (seen.prior is None or (from_demon and seen.prior.place == "demon"))
     ]
     return found[0] if len(found) == 1 else None
 
@@ -472,8 +474,12 @@ def _line_twin(
     card: Card, pv: PlayerView, before: Mapping[Card, Sighting], since: float, t: float
 ) -> tuple[Card, str] | None:
     """The one card of ``card``'s rank and colour that came to ``pv``'s line as it left the demon (``_came_to_line``):
-    ``card`` itself, read as another of its colour on the demon or in the line."""
-    return _came_to_line(card, pv, before, since, t, lambda c, _seen: c.rank == card.rank and c.colour == card.colour)
+    ``card`` itself, read as another of its colour on the demon or in the line. Seen on the demon as it left, it is
+    still the one (e2e-s37/game00, real models: p4's demon QS, committed as "QC", read QS as it was lifted); a card
+    of another rank seen there was a misreading (e2e-s36/game01: p2's demon 8D read 3D, as a 3D lay in the line)."""
+    return _came_to_line(
+        card, pv, before, since, t, lambda c, _seen: c.rank == card.rank and c.colour == card.colour, from_demon=True
+    )
 
 
 # A card first read in an empty place of the line as the demon's top left was that card, whatever it is read as there
@@ -1196,6 +1202,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 if where is None:  # not seen in the line: was it misread there, or on the demon (TWIN_SECONDS)?
                     left_at = max(hold.get(pid, view.t), state.began + DEAL_SECONDS + TWIN_SECONDS)
                     twin = _line_twin(cur, pv, state.playable.get(pid, {}), left_at, view.t)
+                    if twin is not None and twin[0] in demon_left.get(pid, frozenset()):
+                        twin = None  # moved from the demon and logged so before (e2e-s39b/game02, real models: p1's 8D)
                     if twin is None:
                         twin = _line_newcomer(cur, pv, state.playable.get(pid, {}), left_at, view.t)
                         if twin is not None and (

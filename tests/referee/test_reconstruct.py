@@ -1805,3 +1805,18 @@ def test_a_card_the_line_showed_under_other_readings_before_is_not_moved_from_th
     assert ("ladder", "a", "KS", "demon", "line:2") in summary(events)
     assert not [e for e in events if isinstance(e, Ladder) and str(e.card) == "KC"]
     assert _demon_left(events) == 12
+
+
+def test_a_demon_card_read_as_its_twin_and_seen_on_the_demon_as_it_left_is_moved_to_the_line() -> None:
+    """a's demon QS is committed as "QC"; it shows as QS on the demon for a view as it is lifted, then lies in the
+    empty line:1 while the demon shows the 8C under it (e2e-s37/game00, real models). The QS, of the QC's rank and
+    colour, came to the line from the demon: it is the demon's top moved there, though seen on the demon first (only
+    a card seen nowhere in the area before counted)."""
+    views = [view(0.1 * k, (), pv("a", "QC", (None, "9C"))) for k in range(40)]  # past the deal's first seconds
+    views += [view(4.0, (), pv("a", "QS", (None, "9C")))]
+    views += [view(4.1 + 0.1 * k, (), pv("a", None, (None, "9C"))) for k in range(2)]
+    views += [view(4.3 + 0.1 * k, (), pv("a", "8C", ("QS", "9C"))) for k in range(20)]
+    events = reconstruct(views)
+    assert summary(events) == [("flip", "a", "QS"), ("ladder", "a", "QS", "demon", "line:1"), ("flip", "a", "8C")]
+    assert events[0].extra.get("misread_as") == "QC"
+    assert _demon_left(events) == 12
