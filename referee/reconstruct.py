@@ -1179,8 +1179,12 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             target = old
         demon_unseen[pid] = unseen
         # Cards that showed on the demon (for more than a glance) and left between two settled views are flipped
-        # through in order, each accounted for (line or foundation) before the next.
-        steps = [c for c, n in trail.get(pid, ()) if n >= 2 and c not in (old, target) and c not in left] + [target]
+        # through in order, each accounted for (line or foundation) before the next. A card read after the demon
+        # already showed the new top was that top misread: a demon shows its cards downwards, never one back
+        # (e2e-s36/game02, real models: p1's QD read AH for two views between QD readings, "flipped" past alone).
+        seen_on = trail.get(pid, ())
+        seen_on = seen_on[: next((i for i, (c, _n) in enumerate(seen_on) if c == target), len(seen_on))]
+        steps = [c for c, n in seen_on if n >= 2 and c not in (old, target) and c not in left] + [target]
         cur = old
         alone = False  # the flip about to be logged follows no move seen of the card it replaces
         # An open play this top may have been is not its going while it shows on the player's line: one deck has one

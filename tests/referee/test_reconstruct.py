@@ -1820,3 +1820,15 @@ def test_a_demon_card_read_as_its_twin_and_seen_on_the_demon_as_it_left_is_moved
     assert summary(events) == [("flip", "a", "QS"), ("ladder", "a", "QS", "demon", "line:1"), ("flip", "a", "8C")]
     assert events[0].extra.get("misread_as") == "QC"
     assert _demon_left(events) == 12
+
+
+def test_a_reading_between_two_readings_of_the_new_demon_top_is_no_card_of_the_demon() -> None:
+    """a's demon 9D goes to line:2; the demon shows the QD under it, read AH for two views between QD readings
+    (e2e-s36/game02, real models). A demon shows its cards downwards, never one back: the AH was the QD misread, not
+    a card flipped and gone, so one flip is logged, to the QD."""
+    views = [view(0.1 * k, (), pv("a", "9D", ("10C", None))) for k in range(40)]  # past the deal's first seconds
+    views += [view(4.0, (), pv("a", "QD", ("10C", None)))]
+    views += [view(4.1 + 0.1 * k, (), pv("a", "AH", ("10C", None))) for k in range(2)]
+    views += [view(4.3 + 0.1 * k, (), pv("a", "QD", ("10C", "9D"))) for k in range(60)]
+    events = reconstruct(views)
+    assert summary(events) == [("ladder", "a", "9D", "demon", "line:2"), ("flip", "a", "QD")]
