@@ -444,6 +444,11 @@ def _steady_since(seen: Sighting | None, place: str, t: float) -> float | None:
 TWIN_SECONDS = 0.7
 
 
+def _from_demon(seen: Sighting) -> bool:
+    """The card of sighting ``seen`` was last seen elsewhere in its area on the demon."""
+    return seen.prior is not None and seen.prior.place == "demon"
+
+
 def _came_to_line(
     card: Card,
     pv: PlayerView,
@@ -465,7 +470,7 @@ def _came_to_line(
         and fits(c, seen)
         and _steady_since(seen, place, t) is not None
         and seen.since >= since - TWIN_SECONDS
-        and (seen.prior is None or (from_demon and seen.prior.place == "demon"))
+        and (seen.prior is None or (from_demon and _from_demon(seen)))
     ]
     return found[0] if len(found) == 1 else None
 
@@ -507,8 +512,7 @@ def _laddered(seen: Sighting | None) -> str | None:
     if (
         seen is None
         or not seen.place.startswith("line:")
-        or seen.prior is None
-        or seen.prior.place != "demon"
+        or not _from_demon(seen)
         or seen.last - seen.since < STEADY_SECONDS
     ):
         return None
@@ -1189,10 +1193,11 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         alone = False  # the flip about to be logged follows no move seen of the card it replaces
         # An open play this top may have been is not its going while it shows on the player's line: one deck has one
         # such card, so it went there (and the play was another candidate's).
-        open_play = "demon" not in played_from.get(pid, set()) and (
+        by_play = "demon" in played_from.get(pid, set())  # a play from the demon logged in this view
+        open_play = not by_play and (
             (pid, cur) in open_demon_plays and not (cur is not None and pv.playable().get(cur, "").startswith("line:"))
         )
-        demon_played = "demon" in played_from.get(pid, set()) or open_play
+        demon_played = by_play or open_play
         for nxt in steps:
             if state.started and nxt != cur and cur is not None and not demon_played:
                 if nxt is None:
@@ -1268,7 +1273,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 steady is not None
                 and steady[0].startswith("line:")
                 and seen is not None
-                and (seen.prior is None or seen.prior.place == "demon")
+                and (seen.prior is None or _from_demon(seen))
                 and (seen.before is None or seen.before in played.get(pid, frozenset()) or can_ladder(seen.before, c))
             ):
                 # The referee takes a move from the demon of its top only: the log shows the card on the demon again,
