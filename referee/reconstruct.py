@@ -500,8 +500,19 @@ def _line_newcomer(
     card: Card, pv: PlayerView, before: Mapping[Card, Sighting], since: float, t: float
 ) -> tuple[Card, str] | None:
     """The one card that came to an empty place of ``pv``'s line, nothing seen there before it, as ``card`` left the
-    demon (``_came_to_line``): ``card`` itself, whatever it is read as on the demon or in the line."""
-    return _came_to_line(card, pv, before, since, t, lambda _c, seen: seen.before is None)
+    demon (``_came_to_line``): ``card`` itself, whatever it is read as on the demon or in the line. Seen on the demon
+    before, in more than one view, it is still the one (e2e-s39b/game00, real models: p3's demon JC, committed as
+    "QC", read JC there twice 3 s apart); one view there is a glance at another card (e2e-s36/game01: p2's demon 8D
+    read 3D once, as a 3D went to the line)."""
+    return _came_to_line(
+        card,
+        pv,
+        before,
+        since,
+        t,
+        lambda _c, seen: seen.before is None and (seen.prior is None or seen.prior.last > seen.prior.since),
+        from_demon=True,
+    )
 
 
 def _laddered(seen: Sighting | None) -> str | None:

@@ -1822,6 +1822,27 @@ def test_a_demon_card_read_as_its_twin_and_seen_on_the_demon_as_it_left_is_moved
     assert _demon_left(events) == 12
 
 
+def test_a_demon_card_read_on_the_demon_as_it_left_and_then_in_an_empty_place_is_moved_there() -> None:
+    """a's demon JC is committed as "QC"; read JC on the demon once a second before and once as it is lifted, it then
+    lies in the empty line:1 while the demon shows the 6H under it (e2e-s39b/game00, real models: hands over the
+    demon between). The JC came to the
+    line from the demon: it is the demon's top moved there, though seen on the demon first. Read JC on the demon in
+    one view only, it is no sign (a glance: e2e-s36/game01, p2's demon 8D read 3D once as a 3D went to the line), and
+    the QC is waited for as before."""
+
+    def run(glances: tuple[float, ...]) -> list[tuple]:  # type: ignore[type-arg]
+        def demon(t: float) -> str | None:  # JC at a glance, then a hand over the demon for 0.4 s
+            return "JC" if t in glances else None if any(0 < t - g <= 0.4 for g in glances) else "QC"
+
+        views = [view(k / 10, (), pv("a", demon(k / 10), (None, "9C"))) for k in range(41)]  # past the deal's start
+        views += [view(4.1 + 0.1 * k, (), pv("a", None, (None, "9C"))) for k in range(2)]
+        views += [view(4.3 + 0.1 * k, (), pv("a", "6H", ("JC", "9C"))) for k in range(20)]
+        return summary(reconstruct(views))
+
+    assert run((3.0, 4.0)) == [("flip", "a", "JC"), ("ladder", "a", "JC", "demon", "line:1"), ("flip", "a", "6H")]
+    assert ("ladder", "a", "JC", "demon", "line:1") not in run((4.0,))
+
+
 def test_a_reading_between_two_readings_of_the_new_demon_top_is_no_card_of_the_demon() -> None:
     """a's demon 9D goes to line:2; the demon shows the QD under it, read AH for two views between QD readings
     (e2e-s36/game02, real models). A demon shows its cards downwards, never one back: the AH was the QD misread, not
