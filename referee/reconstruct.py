@@ -872,6 +872,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             illegal: Card | None = None  # the forbidden top a new card lies on, judged against the lawful one
             logging_illegal = False  # the play of ``new`` logged below is one the rules will refuse
             covered: Forbidden | None = None  # ``new`` as a forbidden card no longer in sight: another landed on it
+            took_back: str | None = None  # who took the pile's refused top back as ``new`` showed in its place
             if key in suspect:
                 base = suspect[key]
                 if pile.top is not None and pile.top == base:  # the illegal card was taken back
@@ -895,6 +896,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 fixed = _consistent(base, pile, vanished) if key in suspect and pile.top != before else None
                 # (A card the rules refused for who played it continues the pile: it lies there still.)
                 if fixed is not None and _continues(base, fixed) and fixed != before:
+                    took_back = top_by.get(key)
                     taken_back(key)
                     before = base  # taken back, and the right card already put in its place
                 elif fixed is not None and fixed != before and (base is None or fixed.rank > base.rank):
@@ -1028,6 +1030,15 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 player, source, candidates = _attribute(
                     card, state.playable, players, view.t, played, origin, arms, pile_seen
                 )
+                if player is None and not candidates and took_back in arms and len(arms) > 1:
+                    # A card nobody was seen with, shown as a refused card is taken back off it: the arm that took it
+                    # back (and put it there) is accounted for; the other arms are the card's (e2e-s47/game01,
+                    # oracle: p2's AS, covered 0.25 s after it landed by p3's 8H, showed as the 8H was taken back).
+                    arms = tuple(a for a in arms if a != took_back)
+                    arm_first = arm_first if arm_first in arms else None
+                    player, source, candidates = _attribute(
+                        card, state.playable, players, view.t, played, origin, arms, pile_seen
+                    )
                 extra: dict[str, Any] = {"frame": view.frame, "confidence": round(pile.confidence, 3)}
                 if covered is not None:  # seen a moment only: the last frame that showed it, how surely it was read
                     extra.update(frame=covered.frame, confidence=round(covered.sure, 3), covered=True)

@@ -449,6 +449,28 @@ def test_a_pile_started_without_an_ace_is_one_card_and_goes_when_taken_back() ->
     assert plays(events) == [("play", "a", "7C", "x", "demon", False), ("play", "b", "AC", "x", "demon", False)]
 
 
+def test_a_card_shown_as_a_refused_card_is_taken_back_off_it_goes_to_the_other_arm_over_the_pile() -> None:
+    """a puts down an AS straight from a hand (never seen in a's area), and b's 8H covers it before any view shows
+    it (e2e-s47/game01, oracle): the 8H is a new pile's first card, for the rules to refuse. When b takes the 8H back
+    the AS shows, with a's and b's arms seen over the pile: b's is accounted for (it put the 8H there and took it
+    back), so the AS is a's. With b's arm the only one, or no other arm seen, nothing says it is a's."""
+
+    def run(reached: tuple[str, ...]) -> list[tuple]:  # type: ignore[type-arg]
+        shown = replace(pile("x", "AS"), reached=reached, reached_first=reached[-1] if len(reached) > 1 else None)
+        return plays(
+            reconstruct(
+                [
+                    view(0, (), pv("a", "3D"), pv("b", "9C", ("8H",))),
+                    *(view(t, (pile("x", "8H"),), pv("a", "3D"), pv("b", "9C", (None,))) for t in (1, 1.5, 2)),
+                    *(view(t, (shown,), pv("a", "3D"), pv("b", "9C", ("8H",))) for t in (3.5, 4, 4.5)),
+                ]
+            )
+        )
+
+    assert run(("b", "a")) == [("play", "b", "8H", "x", "line:1", False), ("play", "a", "AS", "x", None, False)]
+    assert ("play", "a", "AS", "x", None, False) not in run(("b",))
+
+
 def test_only_a_short_run_of_the_piles_own_suit_is_inferred() -> None:
     far = reconstruct([view(0, (pile("h", "3H"),), pv("a", "9H")), view(1, (pile("h", "9H"),), pv("a", "2C")),
                        view(2, (pile("h", "9H"),), pv("a", "2C"))])  # fmt: skip
