@@ -128,6 +128,9 @@ class ReconState:
     # player -> cards that left their demon with no move logged for them (flipped past alone, or taken for an open
     # play another candidate may yet be given): one seen lying in the line later went there, and is logged so then
     demon_unlogged: Mapping[str, frozenset[Card]] = field(default_factory=dict)
+    # pile -> its top's play, logged as a top-k candidate of a forbidden reading: (that play's seq, the reading, when,
+    # how surely it was read)
+    decoded_from: Mapping[str, tuple[int, Card, float, float]] = field(default_factory=dict)
 
 
 FLICKER_SECONDS = 0.3  # a card seen at a place once, its place showing the card before it again within this
@@ -568,6 +571,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     suspect = dict(state.suspect)
     suspect_play = dict(state.suspect_play)
     decoded = dict(state.decoded)
+    decoded_from = dict(state.decoded_from)
     demon_left = dict(state.demon_left)
     demon_unseen: dict[str, Mapping[Card, int]] = dict(state.demon_unseen)
     unlogged = dict(state.demon_unlogged)
@@ -659,6 +663,43 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         unlikely.pop(key, None)
         del suspect[key]
         suspect_play.pop(key, None)
+
+    def taken_back_decoded(key: str, top: Card, below: Card, pile: PileView) -> bool:
+        """Pile ``key``'s top ``top`` was logged as a lawful candidate of a forbidden reading (``decoded_from``); the
+        pile shows ``below``, the card under it, again while the deck credited with it shows the card read in its
+        area, not having shown it there steadily since the play: that card was put there, against the rules, and taken
+        back (e2e-s47/game01, real models: p4's 2C on the AS pile, logged as a 2S, p4's 2C back on its waste 2.5 s
+        later). The play is fixed to the card read, for the rules to refuse; its deck has it again. Read unsurely
+        (under ``ILLEGAL_SURE``), the reading was a misreading of the pile and nothing landed: the play is rejected
+        (e2e-s44/game00, real models: f3's 3D read "6D" at 0.52 for a view, logged as p4's 4D)."""
+        took = decoded_from.get(key)
+        plays_on = pile_plays.get(key, ())
+        if took is None or pile.top != below or not plays_on or plays_on[-1][:2] != (took[0], top):
+            return False
+        p_seq, read, t_play, sure = took
+        who = plays_on[-1][2]
+        if who is None or not _continues(below, top) or not _shown(read, players, who):
+            return False
+        lay = state.playable.get(who, {}).get(read)
+        if lay is not None and lay.run is not None and lay.run <= t_play:
+            return False  # the deck's own copy lay in view all along: not back, it never left
+        nonlocal seq
+        if sure >= ILLEGAL_SURE:
+            fix_card(p_seq, top, read, who, f"{key} shows {below} again and {who} has the {read} back: the {top} "
+                                            f"logged was the {read}, put on it and taken back")  # fmt: skip
+        else:
+            why = f"{key} shows {below} again: the {top} logged, read {read} at {sure:.2f}, never landed"
+            events.append(_by_camera("reject", seq, view.t, view.frame, p_seq, why))
+            seq += 1
+        played[who] = played.get(who, frozenset()) - {read, top}
+        pile_plays[key] = plays_on[:-1]
+        if len(plays_on) > 1 and (below_by := plays_on[-2][2]) is not None:
+            top_by[key] = below_by
+        else:
+            top_by.pop(key, None)
+        del decoded_from[key]
+        decoded.pop(key, None)
+        return True
 
     def _log_doubles(key: str, card: Card, pile: PileView) -> None:
         """Another player's copy of the top card lying on it as the top lands (``DOUBLE_SECONDS``): logged once, for
@@ -940,6 +981,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 # refuse (e2e-s28/game01, oracle: p2's demon 5C lay on the 5D pile 2.5 s, never logged).
                 if key in reread:
                     reread_ace(key, before, new, pile)
+                elif taken_back_decoded(key, before, new, pile):
+                    tops[key] = new
                 continue
             # a card below that vanished: left a player's area (in full view) and landed nowhere seen
             run = _new_cards(before, new, vanished)
@@ -1102,6 +1145,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 skips.pop(key, None)
             tops[key] = new
             landed[key] = view.t
+            decoded_from.pop(key, None)
             if new.rank == ACE and len(pile_plays.get(key, ())) == 1:  # a lone Ace, watched for a surer reading
                 reread[key] = (pile.confidence if pile.top == new else 0.0, None, view.t)
             else:
@@ -1110,6 +1154,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 continue  # the pile's top, on it, is read next view
             if new != pile.top and pile.top is not None:
                 decoded[key] = pile.top
+                if not _continues(new, pile.top) and pile_plays.get(key):
+                    decoded_from[key] = (pile_plays[key][-1][0], pile.top, view.t, pile.confidence)
             _log_doubles(key, new, pile)
         # A forbidden card its player took back (it shows in their area, not on the pile) may be played there
         # again, and that is a new illegal play to log, or a lawful one: the deck has the card again (s12/game01:
@@ -1414,6 +1460,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         laddered,
         landed,
         unlogged,
+        decoded_from,
     ), events
 
 

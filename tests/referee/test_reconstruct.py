@@ -471,6 +471,55 @@ def test_a_card_shown_as_a_refused_card_is_taken_back_off_it_goes_to_the_other_a
     assert ("play", "a", "AS", "x", None, False) not in run(("b",))
 
 
+def test_a_forbidden_card_read_as_a_lawful_one_and_taken_back_is_fixed_to_the_card_read() -> None:
+    """a puts a 2C, never seen in a's area (drawn and played at once), on the AS pile; read 2C with a 2S among its
+    top-k, it is logged as a 2S (a misread is likelier than an illegal play). 2.5 s later the pile shows the AS again
+    and a's waste the 2C (e2e-s47/game01, real models): the card was the 2C, put there and taken back. The play is
+    fixed to the 2C, which the rules refuse (wrong suit), and the pile is the AS again, on which a 2S lands lawfully.
+    Read 2C unsurely (0.6), it was the AS misread: the 2S never landed, and its play is rejected (e2e-s44/game00).
+    Without the 2C back in a's area, or with a's 2C lying in its line all along, the pile's AS is a hand over the 2S,
+    and nothing is fixed."""
+    opening = RoundStart(seq=0, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13), PlayerSpec("b", 13)))
+
+    def run(back: str, line: str | None = None, sure: float = 0.95) -> tuple[list, list[str], list[str]]:  # type: ignore[type-arg]
+        read = replace(pile("s", "2C"), confidence=sure, candidates=((C("2S"), 0.3),), reached=("a",))
+        log = reconstruct(
+            [
+                view(0, (), pv("a", "9D", (line,), waste="5D"), pv("b", "AS", ("2S",))),
+                view(0.5, (pile("s", "AS"),), pv("a", "9D", (line,), waste="5D"), pv("b", "QH", ("2S",))),
+                *(
+                    view(t, (read,), pv("a", "9D", (line,), waste="5D"), pv("b", "QH", ("2S",)))
+                    for t in (1, 1.5, 2, 2.5)
+                ),
+                *(
+                    view(t, (pile("s", "AS"),), pv("a", "9D", (line,), waste=back), pv("b", "QH", ("2S",)))
+                    for t in (4, 4.5)
+                ),
+                *(
+                    view(t, (pile("s", "2S"),), pv("a", "9D", (line,), waste=back), pv("b", "QH", (None,)))
+                    for t in (5, 5.5)
+                ),
+            ]
+        )
+        state = replay([opening, *log])
+        fixed = [f"{e.action} {e.card}" for e in log if isinstance(e, Correction)]
+        return plays(log), fixed, [f"{v.code} {v.card}" for v in state.flags]
+
+    logged, fixed, flags = run("2C")
+    assert logged == [
+        ("play", "b", "AS", "s", "demon", False),
+        ("play", "a", "2S", "s", None, False),
+        ("play", "b", "2S", "s", "line:1", False),
+    ]
+    assert fixed == ["fix-card 2C"] and flags == ["wrong-suit 2C"]
+    logged, fixed, flags = run("2C", sure=0.6)
+    assert ("play", "b", "2S", "s", "line:1", False) in logged and fixed == ["reject None"] and flags == []
+    logged, fixed, flags = run("5D")
+    assert fixed == [] and ("play", "b", "2S", "s", "line:1", False) not in logged
+    logged, fixed, flags = run("2C", line="2C")
+    assert fixed == [] and ("play", "a", "2S", "s", None, False) in logged
+
+
 def test_only_a_short_run_of_the_piles_own_suit_is_inferred() -> None:
     far = reconstruct([view(0, (pile("h", "3H"),), pv("a", "9H")), view(1, (pile("h", "9H"),), pv("a", "2C")),
                        view(2, (pile("h", "9H"),), pv("a", "2C"))])  # fmt: skip
