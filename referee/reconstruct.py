@@ -914,6 +914,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             logging_illegal = False  # the play of ``new`` logged below is one the rules will refuse
             covered: Forbidden | None = None  # ``new`` as a forbidden card no longer in sight: another landed on it
             took_back: str | None = None  # who took the pile's refused top back as ``new`` showed in its place
+            under: tuple[int, Card] | None = None  # that refused play (seq, card), if ``new`` lay under it all along
             if key in suspect:
                 base = suspect[key]
                 if pile.top is not None and pile.top == base:  # the illegal card was taken back
@@ -938,6 +939,17 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 # (A card the rules refused for who played it continues the pile: it lies there still.)
                 if fixed is not None and _continues(base, fixed) and fixed != before:
                     took_back = top_by.get(key)
+                    # (an illegal card is logged once it has lain there ILLEGAL_SECONDS)
+                    refused_seq, since_t = suspect_play.get(key), landed.get(key, view.t) - ILLEGAL_SECONDS
+                    if (
+                        refused_seq is not None
+                        and before is not None
+                        and not any(
+                            (lay := seen.get(fixed)) is not None and lay.last > since_t
+                            for seen in state.playable.values()
+                        )
+                    ):
+                        under = (refused_seq, before)
                     taken_back(key)
                     before = base  # taken back, and the right card already put in its place
                 elif fixed is not None and fixed != before and (base is None or fixed.rank > base.rank):
@@ -1139,6 +1151,16 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                         logged_illegal[(key, card)] = player
                     if source is not None:
                         played_from.setdefault(player, set()).add(source)
+            if under is not None:
+                # The card shown as the refused one was taken back, seen in no area since that landed, lay under it:
+                # the refused card landed on it, and the rules judge it so (e2e-s47/game01, oracle: p3's 8H covered
+                # p2's AS 0.25 s after it landed, and was refused as a new pile's first card, not-an-ace, not as the
+                # wrong-rank it was). Its play is replaced by one on this card, refused and taken back as before.
+                why = f"{new} showed under the {under[1]} as it was taken back: the {under[1]} landed on it"
+                events.append(_by_camera("reject", seq, view.t, view.frame, under[0], why))
+                events.append(Play(seq=seq + 1, t=view.t, player=took_back, card=under[1], pile=key,
+                                   extra={"frame": view.frame, "under": str(new), "taken_back": True}))  # fmt: skip
+                seq += 2
             if skipped_seqs and before is not None:
                 skips[key] = (before, tuple(skipped_seqs), view.t)
             else:

@@ -467,7 +467,11 @@ def test_a_card_shown_as_a_refused_card_is_taken_back_off_it_goes_to_the_other_a
             )
         )
 
-    assert run(("b", "a")) == [("play", "b", "8H", "x", "line:1", False), ("play", "a", "AS", "x", None, False)]
+    assert run(("b", "a")) == [
+        ("play", "b", "8H", "x", "line:1", False),
+        ("play", "a", "AS", "x", None, False),
+        ("play", "b", "8H", "x", None, False),  # judged again, on the AS (the test below)
+    ]
     assert ("play", "a", "AS", "x", None, False) not in run(("b",))
 
 
@@ -518,6 +522,32 @@ def test_a_forbidden_card_read_as_a_lawful_one_and_taken_back_is_fixed_to_the_ca
     assert fixed == [] and ("play", "b", "2S", "s", "line:1", False) not in logged
     logged, fixed, flags = run("2C", line="2C")
     assert fixed == [] and ("play", "a", "2S", "s", None, False) in logged
+
+
+def test_a_refused_card_taken_back_off_a_card_under_it_is_judged_as_landing_on_that_card() -> None:
+    """b's AS, never seen in b's area, is covered by a's 8H before any view shows it (e2e-s47/game01, oracle): the 8H
+    is refused as a new pile's first card (not-an-ace). When a takes it back the AS shows: the 8H landed on the AS,
+    and is judged so (wrong rank), its first play rejected. An AS seen in b's area after the 8H landed was put there
+    after the 8H went: the 8H stands as judged."""
+    opening = RoundStart(seq=0, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13), PlayerSpec("b", 13)))
+    shown = replace(pile("x", "AS"), reached=("a", "b"), reached_first="b")
+
+    def run(b_shows_as: bool) -> tuple[list, list[str]]:  # type: ignore[type-arg]
+        b_later = pv("b", "AS" if b_shows_as else "9C")
+        log = reconstruct(
+            [
+                view(0, (), pv("a", "3D", ("8H",)), pv("b", "9C")),
+                *(view(t, (pile("x", "8H"),), pv("a", "3D", (None,)), b_later) for t in (1, 1.5, 2)),
+                *(view(t, (shown,), pv("a", "3D", ("8H",)), pv("b", "9C")) for t in (3.5, 4, 4.5)),
+            ]
+        )
+        state = replay([opening, *log])
+        return plays(log), [f"{v.code} {v.card}" for v in state.flags if v.code != "unattributed"]
+
+    logged, flags = run(False)
+    assert ("play", "b", "AS", "x", None, False) in logged and flags == ["wrong-rank 8H"]
+    logged, flags = run(True)
+    assert flags == ["not-an-ace 8H"]
 
 
 def test_only_a_short_run_of_the_piles_own_suit_is_inferred() -> None:
