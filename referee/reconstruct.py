@@ -672,6 +672,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         later). The play is fixed to the card read, for the rules to refuse; its deck has it again. Read unsurely
         (under ``ILLEGAL_SURE``), the reading was a misreading of the pile and nothing landed: the play is rejected
         (e2e-s44/game00, real models: f3's 3D read "6D" at 0.52 for a view, logged as p4's 4D)."""
+        nonlocal seq
         took = decoded_from.get(key)
         plays_on = pile_plays.get(key, ())
         if took is None or pile.top != below or not plays_on or plays_on[-1][:2] != (took[0], top):
@@ -683,7 +684,6 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         lay = state.playable.get(who, {}).get(read)
         if lay is not None and lay.run is not None and lay.run <= t_play:
             return False  # the deck's own copy lay in view all along: not back, it never left
-        nonlocal seq
         if sure >= ILLEGAL_SURE:
             fix_card(p_seq, top, read, who, f"{key} shows {below} again and {who} has the {read} back: the {top} "
                                             f"logged was the {read}, put on it and taken back")  # fmt: skip
