@@ -128,9 +128,9 @@ class ReconState:
     # player -> cards that left their demon with no move logged for them (flipped past alone, or taken for an open
     # play another candidate may yet be given): one seen lying in the line later went there, and is logged so then
     demon_unlogged: Mapping[str, frozenset[Card]] = field(default_factory=dict)
-    # pile -> its top's play, logged as a top-k candidate of a forbidden reading: (that play's seq, the reading, when,
-    # how surely it was read)
-    decoded_from: Mapping[str, tuple[int, Card, float, float]] = field(default_factory=dict)
+    # pile -> its top's play, logged as a top-k candidate of a forbidden reading: (that play's seq, the reading, how
+    # surely it was read); the play landed when the pile's ``landed`` says
+    decoded_from: Mapping[str, tuple[int, Card, float]] = field(default_factory=dict)
 
 
 FLICKER_SECONDS = 0.3  # a card seen at a place once, its place showing the card before it again within this
@@ -459,11 +459,10 @@ def _came_to_line(
     since: float,
     t: float,
     fits: Callable[[Card, Sighting], bool],
-    from_demon: bool = False,
 ) -> tuple[Card, str] | None:
     """The one card ``fits`` accepts that came to ``pv``'s line as ``card`` left the demon (showing there steadily,
-    first seen no sooner than ``TWIN_SECONDS`` before ``since``, seen nowhere else in the area before, or, with
-    ``from_demon``, only on the demon), with its place."""
+    first seen no sooner than ``TWIN_SECONDS`` before ``since``, seen nowhere else in the area before but on the
+    demon), with its place."""
     found = [
         (c, place)
         for c, place in pv.playable().items()
@@ -473,7 +472,7 @@ def _came_to_line(
         and fits(c, seen)
         and _steady_since(seen, place, t) is not None
         and seen.since >= since - TWIN_SECONDS
-        and (seen.prior is None or (from_demon and _from_demon(seen)))
+        and (seen.prior is None or _from_demon(seen))
     ]
     return found[0] if len(found) == 1 else None
 
@@ -485,9 +484,7 @@ def _line_twin(
     ``card`` itself, read as another of its colour on the demon or in the line. Seen on the demon as it left, it is
     still the one (e2e-s37/game00, real models: p4's demon QS, committed as "QC", read QS as it was lifted); a card
     of another rank seen there was a misreading (e2e-s36/game01: p2's demon 8D read 3D, as a 3D lay in the line)."""
-    return _came_to_line(
-        card, pv, before, since, t, lambda c, _seen: c.rank == card.rank and c.colour == card.colour, from_demon=True
-    )
+    return _came_to_line(card, pv, before, since, t, lambda c, _seen: c.rank == card.rank and c.colour == card.colour)
 
 
 # A card first read in an empty place of the line as the demon's top left was that card, whatever it is read as there
@@ -514,7 +511,6 @@ def _line_newcomer(
         since,
         t,
         lambda _c, seen: seen.before is None and (seen.prior is None or seen.prior.last > seen.prior.since),
-        from_demon=True,
     )
 
 
@@ -677,12 +673,12 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         plays_on = pile_plays.get(key, ())
         if took is None or pile.top != below or not plays_on or plays_on[-1][:2] != (took[0], top):
             return False
-        p_seq, read, t_play, sure = took
+        p_seq, read, sure = took
         who = plays_on[-1][2]
         if who is None or not _continues(below, top) or not _shown(read, players, who):
             return False
         lay = state.playable.get(who, {}).get(read)
-        if lay is not None and lay.run is not None and lay.run <= t_play:
+        if lay is not None and lay.run is not None and lay.run <= landed[key]:
             return False  # the deck's own copy lay in view all along: not back, it never left
         if sure >= ILLEGAL_SURE:
             fix_card(p_seq, top, read, who, f"{key} shows {below} again and {who} has the {read} back: the {top} "
@@ -1177,7 +1173,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             if new != pile.top and pile.top is not None:
                 decoded[key] = pile.top
                 if not _continues(new, pile.top) and pile_plays.get(key):
-                    decoded_from[key] = (pile_plays[key][-1][0], pile.top, view.t, pile.confidence)
+                    decoded_from[key] = (pile_plays[key][-1][0], pile.top, pile.confidence)
             _log_doubles(key, new, pile)
         # A forbidden card its player took back (it shows in their area, not on the pile) may be played there
         # again, and that is a new illegal play to log, or a lawful one: the deck has the card again (s12/game01:

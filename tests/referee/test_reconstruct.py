@@ -1926,10 +1926,9 @@ def test_a_demon_card_read_as_its_twin_and_seen_on_the_demon_as_it_left_is_moved
 def test_a_demon_card_read_on_the_demon_as_it_left_and_then_in_an_empty_place_is_moved_there() -> None:
     """a's demon JC is committed as "QC"; read JC on the demon once a second before and once as it is lifted, it then
     lies in the empty line:1 while the demon shows the 6H under it (e2e-s39b/game00, real models: hands over the
-    demon between). The JC came to the
-    line from the demon: it is the demon's top moved there, though seen on the demon first. Read JC on the demon in
-    one view only, it is no sign (a glance: e2e-s36/game01, p2's demon 8D read 3D once as a 3D went to the line), and
-    the QC is waited for as before."""
+    demon between). The JC came to the line from the demon: it is the demon's top moved there, though seen on the
+    demon first. Read JC on the demon in one view only, it is no sign (a glance: e2e-s36/game01, p2's demon 8D read 3D
+    once as a 3D went to the line), and the QC is waited for as before."""
 
     def run(glances: tuple[float, ...]) -> list[tuple]:  # type: ignore[type-arg]
         def demon(t: float) -> str | None:  # JC at a glance, then a hand over the demon for 0.4 s
