@@ -12,12 +12,14 @@ pile's coming or going) once it has held for a few frames, and the pile as it wa
 as a whole waited for every pile to hold at once; with real readings some pile flickers in most frames, and a
 play could go unlogged for seconds or for good.)
 
-Seats are named by their decks' back colours, seen on the stock beside each dealt row. When two or more seats
-show no back at the start (a stock held in the hand, or one the detector misses on a cloth of its colour), naming
-them by table order is a coin toss that would credit one player's whole round to another. So the round's events
-wait, up to ``NAMING_WAIT_S`` of film, for backs seen in those seats' areas; the views are kept meanwhile and
-stepped through the referee in order once the names are known (the log is the same as if they had been known
-from the start, only later).
+Seats are named by their decks' back colours, seen on the stock beside each dealt row. When seats show no back
+at the start (a stock held in the hand, or one the detector misses on a cloth of its colour), naming two or more of
+them by table order is a coin toss that would credit one player's whole round to another; and one, named by the
+colour the others leave, is only as right as the closest call among the others (e2e-s49/game00, real models: a
+black lattice measured a grey-blue, nearer blue than black, and the seat whose pale blue stock went unseen on a
+blue cloth took black: two players' rounds swapped). So the round's events wait, up to ``NAMING_WAIT_S`` of film,
+for backs seen in those seats' areas; the views are kept meanwhile and stepped through the referee in order once
+the names are known (the log is the same as if they had been known from the start, only later).
 """
 
 from __future__ import annotations
@@ -295,7 +297,7 @@ class Chain:
         view = self.model.view(t, frame, self.seen)
         unnamed = [seat.player for seat in self.calibration.seats if seat.back_bgr is None]
         known = [c for _, c in self.players or () if c in BACK_COLOURS]
-        if len(unnamed) >= (2 if self.players else 1) and (known or not self.players):
+        if unnamed and (known or not self.players):
             self._naming = _Naming(t, {pid: [] for pid in unnamed}, [view])
             self._watch_backs(self.model, self._naming)
             return
