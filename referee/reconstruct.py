@@ -817,10 +817,13 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             log_ladder(pid, c, where)
             demon_left[pid] = demon_left.get(pid, frozenset()) | {c}
 
+    returned_now: set[tuple[Card, str]] = set()  # one copy back in its area was taken back off one pile
+
     def log_returned(key: str, card: Card, who: str, t0: float, source: str | None) -> None:
         nonlocal seq
-        if (key, card, who) not in doubles:
+        if (key, card, who) not in doubles and (card, who) not in returned_now:
             doubles.add((key, card, who))
+            returned_now.add((card, who))
             events.append(_returned(seq, key, card, who, t0, source, view.frame))
             seq += 1
 
@@ -857,7 +860,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         credited = [c for c in credited if c.seq != p_seq]
         return True  # the deck keeps the card put down: the new play is its
 
-    def reassign_credit(credit: Credit, why: str) -> None:
+    def reassign_credit(credit: Credit, why: str, left: bool = True) -> None:
         """The play ``credit`` was not its player's: their copy went back to them (a conflict's second, taken back).
         The one other candidate whose card is gone gets it, and the copy taken back is logged as landing when it was
         credited, for the rules to judge, when the credit was tracked from that player's area or the arm seen over the
@@ -877,7 +880,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         if tops.get(key) == card and top_by.get(key) == who:
             top_by[key] = real
         log_credit(credit.seq, real, f"{who}'s {card} {why}: the copy on {key} is {real}'s", real_place)
-        if credit.tracked or credit.first_arm == real:
+        if left and (credit.tracked or credit.first_arm == real):
             log_returned(key, card, who, credit.t, credit.source)
 
     if state.started and view.settled:
@@ -1209,13 +1212,16 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 if other is not None and _second_back(other[1], t0):
                     log_returned(key, card, pid, t0, other[0])
             back_in = players.get(who)
-            if back_in is None or shows(who, card) is None:
+            if back_in is None or (back := shows(who, card)) is None:
                 continue
             if back_in.playable()[card] == "demon" and demon_tops.get(who) != card:
                 demon_tops[who] = card  # back where it was: not a new flip
                 demon_left[who] = demon_left.get(who, frozenset()) - {card}
                 trail[who] = ((card, 2),)
-            reassign_credit(credit, "was seen back in their area")
+            # A copy shown there in every view since before the play landed never left: the credit was wrong (its
+            # reading there, or the arm), but no copy of theirs was put down and taken back (e2e-s40/game02, real
+            # models: p2's waste read 9H from 0.7 s before p4's 9H showed on f7 with p2's arm over it).
+            reassign_credit(credit, "was seen back in their area", left=back[1] >= t0)
     # Demons: a new top means the old one left (to a foundation, seen above, or into the line), then a flip.
     playable = {pid: dict(places) for pid, places in state.playable.items()}
     opened = []  # unattributed plays logged in this view, watched from the next one on
@@ -1328,7 +1334,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 if open_play and nxt != cur and cur is not None:  # the play may yet go to another candidate
                     unlogged[pid] = unlogged.get(pid, frozenset()) | {cur}
             demon_played = open_play = False  # a play from the demon accounts for one card leaving it
-            if state.started and nxt is not None and nxt != cur:
+            if state.started and cur is None and nxt is not None and nxt in unlogged.get(pid, frozenset()):
+                # The card lifted off the demon for an open play is back on it (a deck has one such card): no flip.
+                unlogged[pid] = unlogged[pid] - {nxt}
+            elif state.started and nxt is not None and nxt != cur:
                 log_flip(pid, nxt)
                 if cur is not None:  # replaced by a card (a back showing while it is in a hand is not yet gone)
                     demon_left[pid] = demon_left.get(pid, frozenset()) | {cur}
@@ -1400,6 +1409,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             # was the one whose card is missing, though their last sight of it may have faded by now.
             showing = [pid for pid in cands if shows(pid, card) is not None]
             rest = [pid for pid in cands if pid not in showing and card not in played.get(pid, frozenset())]
+            if showing and len(rest) > 1:
+                # Of two or more whose card is missing, the one whose arm alone was seen over the pile as it landed
+                # (a copy back in its area was the conflict's second, taken back, or never put down).
+                rest = [pid for pid in rest if pid in waiting.reached] or rest
             if showing and len(rest) == 1 and rest[0] in players and not players[rest[0]].occluded:
                 gone = rest
         if p_seq in together:

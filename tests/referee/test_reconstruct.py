@@ -669,6 +669,32 @@ def test_a_credited_copy_seen_back_in_its_area_was_a_conflicts_second() -> None:
     assert second.t == 1 and second.seq > fix.seq  # logged as landing when it was first credited
 
 
+def test_a_credited_copy_that_never_left_its_area_is_no_conflicts_second() -> None:
+    """a's waste reads 9H (a misreading, say) from before b's 9H lands; the tracker follows the card from a's area and
+    a's arm is over the pile (e2e-s40/game02, real models: p2's waste read 9H 0.7 s before p4's 9H showed on f7). The
+    play is reassigned to b, whose 9H is gone, but no copy of a's was put down and taken back: none is logged as
+    landing there (for the rules to flag as a conflict)."""
+    landed = replace(PileView("h", 0.0, 0.0, C("9H"), 0.9, (), "a"), reached=("a",))
+
+    def run(a_waste: str) -> tuple[list, list]:  # type: ignore[type-arg]
+        events = reconstruct(
+            [
+                view(0, (pile("h", "8H"),), pv("a", "QC", (), "2S"), pv("b", "KD", ("9H",))),
+                view(0.5, (pile("h", "8H"),), pv("a", "QC", (), a_waste), pv("b", "KD", ("9H",))),
+                view(1.0, (pile("h", "8H"),), pv("a", "QC", (), a_waste), pv("b", "KD", (None,))),
+                *(view(t, (landed,), pv("a", "QC", (), "9H"), pv("b", "KD", (None,))) for t in (1.5, 2, 2.5, 3)),
+            ]
+        )
+        fixes = [(f.action, f.player) for f in events if isinstance(f, Correction)]
+        return fixes, [(e.player, str(e.card)) for e in events if isinstance(e, Play) and e.extra.get("returned")]
+
+    fixes, returned = run("9H")
+    assert fixes == [("reassign", "b")] and returned == []
+    # Not shown there as the card landed, and shown after: a's copy was on the pile, under b's, and went back.
+    fixes, returned = run("2S")
+    assert fixes == [("reassign", "b")] and returned == [("a", "9H")]
+
+
 def test_a_credited_copy_back_for_a_moment_and_played_again_was_a_conflicts_second() -> None:
     """b's 2S, tracked onto the pile over a's, goes back to b's line for one view (too short to count as lying
     there) and is played on another spades pile: b played it twice only if the first credit was a's copy."""
@@ -746,6 +772,45 @@ def test_a_conflict_resolves_when_the_second_copy_comes_back_late() -> None:
     assert (fix.player, fix.source) == ("a", "demon")
     second = [e for e in events if isinstance(e, Play)][1]
     assert (second.player, str(second.card), second.t) == ("b", "2S", 1)
+
+
+def test_three_copies_gone_and_one_back_on_its_demon_go_by_the_arm_over_the_pile() -> None:
+    """a's demon 2C, b's and c's waste 2C are all lifted; a 2C lands on s with a's and b's arms over it and another on
+    t with none seen (e2e-s48/game01, oracle). a's 2C goes back on its demon: it was put on s over b's and taken back
+    (or never put down). s's copy is b's, the one arm over it whose card is still missing; t's is c's; a's copy is
+    logged once, as a conflict's second on s; and a's demon showing its own 2C again is no flip."""
+    opening = RoundStart(seq=0, t=0.0, rules="racing-demon", players=tuple(PlayerSpec(p, 13) for p in "abc"))
+    before = (pile("s", "AC"), pile("t", "AC"))
+    landed = replace(pile("s", "2C"), reached=("a", "b"), reached_first="b")
+
+    def run(arms: tuple[str, ...]) -> tuple[list, list, list[str]]:  # type: ignore[type-arg]
+        on_s = replace(landed, reached=arms, reached_first=arms[-1] if len(arms) > 1 else None)
+
+        def lifted(t: float, a_demon: str | None) -> TableView:  # b and c show the cards under their 2Cs
+            b, c = pv("b", None, (None,), "9H"), pv("c", None, (None,), "KC")
+            return view(t, (on_s, pile("t", "2C") if t > 1 else before[1]), pv("a", a_demon), b, c)
+
+        events = reconstruct(
+            [
+                view(0, (), pv("a", "2C"), pv("b", None, ("AC",), "2C"), pv("c", None, ("AC",), "2C")),
+                view(0.3, before[:1], pv("a", "2C"), pv("b", None, (None,), "2C"), pv("c", None, ("AC",), "2C")),
+                view(0.6, before, pv("a", "2C"), pv("b", None, (None,), "2C"), pv("c", None, (None,), "2C")),
+                *(lifted(t, None) for t in (1, 1.5, 2)),
+                *(lifted(t, "2C") for t in (3, 3.3, 3.6, 4)),
+            ]
+        )
+        state = replay([opening, *events])
+        fixes = [(f.target, f.player) for f in events if isinstance(f, Correction)]
+        return events, fixes, [f"{v.code} {v.card} {v.player}" for v in state.flags if v.code != "unattributed"]
+
+    events, fixes, flags = run(("a", "b"))
+    first, second = (e.seq for e in events if isinstance(e, Play) and e.player is None)
+    assert fixes == [(first, "b"), (second, "c")]
+    assert flags == ["conflict 2C a"]
+    assert not [e for e in events if isinstance(e, Flip) and e.player == "a"]
+    # With no arm seen over s, the copies back and gone say no more than before: both plays wait, a's demon no flip.
+    events, fixes, flags = run(())
+    assert fixes == [] and not [e for e in events if isinstance(e, Flip) and e.player == "a"]
 
 
 def test_a_conflict_first_resolved_the_wrong_way_is_put_right_when_the_copy_comes_back() -> None:
