@@ -868,8 +868,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         """The play ``credit`` was not its player's: their copy went back to them (a conflict's second, taken back).
         The one other candidate whose card is gone gets it, and the copy taken back is logged as landing when it was
         credited, for the rules to judge, when the credit was tracked from that player's area or the arm seen over the
-        pile as it landed (the one, or the first of two) was the new player's: otherwise the copy back is no sign that
-        it ever lay on the pile."""
+        pile as it landed (the one, or the first of two) was the new player's, and the copy ``left`` its area (it was
+        not shown there in every view since before the play): otherwise the copy back is no sign that it ever lay on
+        the pile."""
         nonlocal seq
         card, key, who = credit.card, credit.pile, credit.player
         credited.remove(credit)
