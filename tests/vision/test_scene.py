@@ -286,6 +286,36 @@ def test_an_illegal_play_is_seen_lying_on_its_pile_then_taken_back() -> None:
     assert zones(play.t + MISPLAY_SECONDS + 2.0) == [play.source]  # back where it came from
 
 
+def test_a_card_landing_on_a_pile_while_an_illegal_card_lies_there_lies_over_it() -> None:
+    """p2's illegal 5H lies on the hearts pile for its 2.5 s; p3's 6H lands there 0.25 s after it. The 6H was put on
+    the pile as it lay, so it lies over the 5H, not under it (e2e-s49/game01 drew the illegal card over a 4D that
+    landed after it, and the camera was right to judge it as landing on the 4D)."""
+    from referee.events import Play
+    from vision.synth.render import make_renderer
+
+    result = simulate(players=4, seed=0, inject=("wrong-suit",))
+    plays = [e for e in result.events if isinstance(e, Play)]
+    lying, later = next(
+        (m, e)
+        for m in result.motions
+        if m.resting
+        for e in plays
+        if f"foundation:{e.pile}" == m.dest and m.t0 < e.t < m.t0 + 1.0 and e.card != m.card
+    )
+    assert (str(lying.card), str(later.card)) == ("5H", "6H")
+    renderer = make_renderer(result, 0, heldout=False, size=(960, 540), markers=False)
+
+    def seen(t: float) -> dict[tuple[str, str | None], float]:
+        _, truths = renderer.render(result.table_at(t), result.motions, t)
+        return {(tr.card, tr.owner): tr.visible for tr in truths if tr.zone == lying.dest}
+
+    before = seen((lying.t0 + later.t) / 2)  # the illegal card on top, nothing on it yet
+    assert before[(str(lying.card), lying.player)] > 0.9
+    after = seen(later.t + 0.3)
+    assert after[(str(later.card), later.player)] > 0.95
+    assert after[(str(lying.card), lying.player)] < 0.6
+
+
 def test_a_refused_pile_of_its_own_keeps_its_place_when_another_pile_starts() -> None:
     """A 3C put down as a pile of its own (not an Ace) lies there 2.5 s; an AS started meanwhile goes beside it,
     not onto it, and the 3C does not jump to another place (e2e-s29/game01: a 7D so pushed on looked like a second

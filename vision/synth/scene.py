@@ -666,6 +666,8 @@ class SceneRenderer:
         self._cell_of = _cells_taken(state, motions if self.hands else (), t)
         carried = self.carried(state, active, t)
         canvas, labels, placed, polys, truths = self._static(state, active)
+        # An illegal card lying on its pile lies under the pile's cards that landed after it: they were put on it.
+        rest_since = iter([m.t0 for m in active if m.resting and m.player in self.players])
         if carried:
             canvas, labels, truths = canvas.copy(), labels.copy(), list(truths)
             touched = []
@@ -673,6 +675,10 @@ class SceneRenderer:
                 self._blit(canvas, p, 0.45)
                 poly = np.round(p.corners() * self._lscale + self._loff).astype(np.int32)
                 cv2.fillConvexPoly(labels, poly, j)
+                if p.zone.startswith("foundation:"):  # resting (carried cards are in a hand otherwise)
+                    for i in self._landed_on(state, placed, p.zone, next(rest_since)):
+                        self._blit(canvas, placed[i - 1], 0.35)
+                        cv2.fillConvexPoly(labels, polys[i - 1], i)
                 if p.zone == "hand":
                     self._hand(canvas, labels, self._lscale, self._loff, p, seat, p.owner or self.players[0])
                 grip = np.round((p.centre + seat.out * 60) * self._lscale + self._loff)
@@ -692,6 +698,16 @@ class SceneRenderer:
         frame = textures.sensor(frame, self.rng, blur=self.style.blur, noise=self.style.noise, jpeg=self.style.jpeg)
         in_frame = (in_view(tr, self.style.size) for tr in truths if tr is not None)
         return frame, [tr for tr in in_frame if tr is not None]
+
+    @staticmethod
+    def _landed_on(state: RoundState, placed: Sequence[Placed], zone: str, since: float) -> list[int]:
+        """The label values (1-based indices into ``placed``) of the cards of foundation ``zone`` that landed after
+        ``since``: ``placed`` holds a foundation's cards bottom to top, as its pile holds them."""
+        pile = state.foundations.get(zone.split(":", 1)[1])
+        at = [i for i, q in enumerate(placed, start=1) if q.zone == zone]
+        if pile is None or len(at) != len(pile.times):
+            return []
+        return [i for i, landed in zip(at, pile.times, strict=True) if landed > since]
 
     def _truth(self, i: int, p: Placed, poly: np.ndarray, labels: np.ndarray, counts: np.ndarray) -> CardTruth | None:
         """The truth of card ``i`` (its label value) given the label buffer; None when unlabelled or hidden."""
