@@ -675,8 +675,8 @@ class SceneRenderer:
                 self._blit(canvas, p, 0.45)
                 poly = np.round(p.corners() * self._lscale + self._loff).astype(np.int32)
                 cv2.fillConvexPoly(labels, poly, j)
-                if p.zone.startswith("foundation:"):  # resting (carried cards are in a hand otherwise)
-                    for i in self._landed_on(state, placed, p.zone, next(rest_since)):
+                if p.zone.startswith("foundation:") and (since := next(rest_since, None)) is not None:  # resting
+                    for i in self._landed_on(state, placed, p.zone, since):
                         self._blit(canvas, placed[i - 1], 0.35)
                         cv2.fillConvexPoly(labels, polys[i - 1], i)
                 if p.zone == "hand":
