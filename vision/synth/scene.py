@@ -530,8 +530,9 @@ class SceneRenderer:
                                           jitter_key=(f"f{pile_id}", j), spread=(3.0, 7.0)))  # fmt: skip
         return placed + self.loose
 
-    def carried(self, state: RoundState, motions: Sequence[Motion], t: float) -> list[tuple[Placed, Seat]]:
-        """The cards in hands at time ``t``, on their way from source to destination."""
+    def carried(self, state: RoundState, motions: Sequence[Motion], t: float) -> list[tuple[Placed, Seat, Motion]]:
+        """The cards in hands at time ``t``, on their way from source to destination (or lying on a pile, ``resting``),
+        each with its motion."""
         out = []
         for m in motions:
             if not (m.t0 <= t < m.t1) or m.player not in self.players or not self.hands:
@@ -557,7 +558,7 @@ class SceneRenderer:
             lift = 40 * math.sin(math.pi * u)
             zone = m.dest if m.resting else "hand"
             placed = Placed(self._image(m.player, m.card), pos, right, down, str(m.card), m.player, zone, True, lift)
-            out.append((placed, seat))
+            out.append((placed, seat, m))
         return out
 
     def _slot(self, seat: Seat, where: str) -> np.ndarray:
@@ -666,17 +667,15 @@ class SceneRenderer:
         self._cell_of = _cells_taken(state, motions if self.hands else (), t)
         carried = self.carried(state, active, t)
         canvas, labels, placed, polys, truths = self._static(state, active)
-        # An illegal card lying on its pile lies under the pile's cards that landed after it: they were put on it.
-        rest_since = iter([m.t0 for m in active if m.resting and m.player in self.players])
         if carried:
             canvas, labels, truths = canvas.copy(), labels.copy(), list(truths)
             touched = []
-            for j, (p, seat) in enumerate(carried, start=len(placed) + 1):
+            for j, (p, seat, m) in enumerate(carried, start=len(placed) + 1):
                 self._blit(canvas, p, 0.45)
                 poly = np.round(p.corners() * self._lscale + self._loff).astype(np.int32)
                 cv2.fillConvexPoly(labels, poly, j)
-                if p.zone.startswith("foundation:") and (since := next(rest_since, None)) is not None:  # resting
-                    for i in self._landed_on(state, placed, p.zone, since):
+                if m.resting:  # an illegal card lying on its pile lies under the pile's cards that landed after it
+                    for i in self._landed_on(state, placed, m.dest, m.t0):
                         self._blit(canvas, placed[i - 1], 0.35)
                         cv2.fillConvexPoly(labels, polys[i - 1], i)
                 if p.zone == "hand":
@@ -688,7 +687,7 @@ class SceneRenderer:
             for i, (p, poly) in enumerate(zip(placed, polys, strict=True), start=1):
                 if truths[i - 1] is not None and any(_overlap(poly, box) for box in touched):
                     truths[i - 1] = self._truth(i, p, poly, labels, counts)
-            for j, (p, _) in enumerate(carried, start=len(placed) + 1):
+            for j, (p, _, _) in enumerate(carried, start=len(placed) + 1):
                 poly = np.round(p.corners() * self._lscale + self._loff).astype(np.int32)
                 truths.append(self._truth(j, p, poly, labels, counts))
         frame = self.camera.warp(canvas, self.floor_colour)
