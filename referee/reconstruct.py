@@ -367,7 +367,7 @@ def _attribute(
         return arm[0][0], arm[0][1], [pid for pid, _ in had]
     if origin is not None and card not in played.get(origin, frozenset()):
         place = next((pl for pid, pl in had if pid == origin), None)
-        if place is not None or not had:
+        if (place is not None or not had) and not _arm_against(origin, card, gone, reached, played):
             return origin, place, [pid for pid, _ in had] or [origin]
     if len(gone) > 1:  # a glimpse of the card where another lay before and lies again was a misread of that one
         real = [(pid, place) for pid, place in gone if not _misread(before[pid][card], now[pid])]
@@ -416,6 +416,20 @@ def _second_back(since: float, t0: float) -> bool:
     """A copy showing in its area again ``since`` then can be a conflict's second, taken back from the pile where a
     play landed at ``t0``: not so soon that it never lay there, not so late that it was only hidden."""
     return SECOND_BACK_MIN <= since - t0 <= SECOND_BACK_SECONDS
+
+
+def _arm_against(
+    origin: str, card: Card, gone: list[tuple[str, str]], reached: Sequence[str], played: Mapping[str, frozenset[Card]]
+) -> bool:
+    """The one arm seen over the pile is another deck's that can have ``card``, and the deck the card was tracked
+    from was not seen losing it (its copy still shows, or it was never seen with it): the track's start is then
+    likelier another card's moving near that area than this card's."""
+    return (
+        len(reached) == 1
+        and reached[0] != origin
+        and card not in played.get(reached[0], frozenset())
+        and all(pid != origin for pid, _ in gone)
+    )
 
 
 def _left_steadily(

@@ -1373,6 +1373,27 @@ def test_one_arm_over_the_pile_outweighs_the_tracked_origin_unless_two_copies_le
     assert credited("9C", "b") == "a"
 
 
+def test_one_arm_outweighs_a_tracked_origin_whose_deck_never_lost_the_card() -> None:
+    """The tracker says the 2D came from a's area, but a's 2D still lies there, and only b's arm reached the pile
+    (b's copy was read as a 9C, so b was never seen with a 2D): b played it (e2e-s44/game02, real models: p4's waste
+    2D credited to p3, whose line 2D stayed). Likewise when a was never seen with a 2D. With a's copy gone, or no
+    arm seen, the track stands."""
+
+    def credited(a_before: str, a_after: str, *reached: str) -> str | None:
+        top = replace(reached_pile("h", "2D", *reached), origin="a")
+        views = [
+            view(0, (pile("h", "AD"),), pv("a", None, (a_before,)), pv("b", None, (), "9C")),
+            view(1, (top,), pv("a", None, (a_after,)), pv("b", None, (), "QS")),
+        ]
+        return plays(reconstruct(views))[0][1]
+
+    assert credited("2D", "2D", "b") == "b"
+    assert credited("8S", "8S", "b") == "b"
+    assert credited("2D", "8S", "b") == "a"
+    assert credited("2D", "2D") == "a"
+    assert credited("2D", "2D", "a", "b") == "a"
+
+
 def test_one_arm_outweighs_another_decks_copy_gone_from_view() -> None:
     """b's waste 7H was read as a 9C, so only a was seen with a 7H; a's line card went out of sight (a hand over it)
     as a 7H landed with b's arm alone over the pile: b played it. With nobody's arm seen, a's copy gone says a;
