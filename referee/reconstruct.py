@@ -131,6 +131,8 @@ class ReconState:
     # pile -> its top's play, logged as a top-k candidate of a forbidden reading: (that play's seq, the reading, how
     # surely it was read); the play landed when the pile's ``landed`` says
     decoded_from: Mapping[str, tuple[int, Card, float]] = field(default_factory=dict)
+    # pile -> one of the cards inferred under its top that it reads as now (``undo_jump``), since when, how surely at best
+    lowered: Mapping[str, tuple[Card, float, float]] = field(default_factory=dict)
 
 
 FLICKER_SECONDS = 0.3  # a card seen at a place once, its place showing the card before it again within this
@@ -552,6 +554,9 @@ def _laddered(seen: Sighting | None) -> str | None:
 # landed as a "duplicate", and the five spades put on it were refused one by one as no pile's).
 REREAD_MIN = 0.75
 REREAD_SECONDS = 1.0
+# A pile that jumped over cards inferred as landing unseen and then reads as one of those for this long, in every view
+# that shows it, had its top misread (``undo_jump``).
+JUMP_UNDONE_SECONDS = 2.0
 
 
 def _shown(card: Card, now: Mapping[str, PlayerView], who: str | None = None) -> bool:
@@ -598,6 +603,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     aliases = dict(state.aliases)
     pile_plays = dict(state.pile_plays)
     skips = {k: v for k, v in state.skips.items() if view.t - v[2] <= RETURN_SECONDS}
+    lowered = {k: v for k, v in state.lowered.items() if k in skips}
     resuited: set[int] = set()  # plays whose card was corrected to the suit their pile turned out to be
     credited = [c for c in state.credited if view.t - c.t <= RETURN_SECONDS]
     late_flips: dict[str, Card] = {}  # player -> a demon card played before its flip was committed
@@ -711,6 +717,42 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             top_by.pop(key, None)
         del decoded_from[key]
         decoded.pop(key, None)
+        return True
+
+    def undo_jump(key: str, shown: Card, pile: PileView) -> bool:
+        """Pile ``key`` jumped over cards inferred as landing unseen (``skips``) and reads as one of them, ``shown``,
+        for ``JUMP_UNDONE_SECONDS`` in every view that showed it, surely at best (``ILLEGAL_SURE``): the top it
+        jumped to was a misreading of ``shown`` (e2e-s44/game01, real models: p4's JS on the 10S pile read "KS" for
+        a third of a second, logged as JS and QS landing unseen under p3's KS, then read JS for six seconds; the QS
+        and KS, played later, were never logged). The plays logged above ``shown`` never landed: rejected, their
+        decks have the cards again."""
+        nonlocal seq
+        skip = skips.get(key)
+        plays_on = pile_plays.get(key, ())
+        at = next(
+            (i for i, (s, c, _w) in enumerate(plays_on) if skip is not None and s in skip[1] and c == shown), None
+        )
+        if at is None or pile.top != shown:
+            lowered.pop(key, None)
+            return False
+        card, since, best = lowered.get(key, (shown, view.t, 0.0))
+        since = since if card == shown else view.t
+        best = max(best if card == shown else 0.0, pile.confidence)
+        lowered[key] = (shown, since, best)
+        if view.t - since < JUMP_UNDONE_SECONDS or best < ILLEGAL_SURE:
+            return False
+        for p_seq, card, who in plays_on[at + 1 :]:
+            why = f"{key} read {shown} for {JUMP_UNDONE_SECONDS:g} s: the {card} logged above it never landed"
+            events.append(_by_camera("reject", seq, view.t, view.frame, p_seq, why))
+            seq += 1
+            if who is not None:
+                played[who] = played.get(who, frozenset()) - {card}
+        pile_plays[key] = plays_on[: at + 1]
+        if (by := plays_on[at][2]) is not None:
+            top_by[key] = by
+        else:
+            top_by.pop(key, None)
+        del skips[key], lowered[key]
         return True
 
     def _log_doubles(key: str, card: Card, pile: PileView) -> None:
@@ -910,6 +952,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         for pile in view.foundations:
             key = aliases.get(pile.id, pile.id)  # the log's name for the pile
             before = tops.get(key)
+            if key in lowered and pile.top != lowered[key][0]:
+                del lowered[key]  # read as another card: not steadily the one under the jump
             if key in decoded:
                 if pile.top == decoded[key]:
                     continue  # the same reading already decoded as another card: not another card landing
@@ -1011,7 +1055,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 # refuse (e2e-s28/game01, oracle: p2's demon 5C lay on the 5D pile 2.5 s, never logged).
                 if key in reread:
                     reread_ace(key, before, new, pile)
-                elif taken_back_decoded(key, before, new, pile):
+                elif taken_back_decoded(key, before, new, pile) or undo_jump(key, new, pile):
                     tops[key] = new
                 continue
             # a card below that vanished: left a player's area (in full view) and landed nowhere seen
@@ -1514,6 +1558,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         landed,
         unlogged,
         decoded_from,
+        lowered,
     ), events
 
 

@@ -577,6 +577,34 @@ def test_only_a_short_run_of_the_piles_own_suit_is_inferred() -> None:
     assert plays(other) == [("play", "a", "5S", "h", "demon", False)]
 
 
+def test_a_jump_whose_pile_then_reads_steadily_as_a_card_inferred_under_it_was_misread() -> None:
+    """b's JS landed on the 10S pile and was read "KS" for a moment: JS and QS were inferred under a KS credited to a
+    (whose KC had been read KS). The pile then read JS surely for two seconds: the QS and KS logged above it never
+    landed, so they are rejected and c's QS, landing later, is logged. A second of JS, or an unsure one, is not
+    enough (e2e-s44/game01, real models)."""
+
+    def run(js_for: float, sure: float = 0.95) -> tuple[list[tuple], list[tuple[str, int | None]]]:  # type: ignore[type-arg]
+        a, b, c = (lambda line: pv("a", None, (line,))), (lambda w: pv("b", None, (), w)), (lambda d: pv("c", d))
+        js = replace(pile("s", "JS"), confidence=sure)
+        views = [
+            view(0, (pile("s", "10S"),), a("KS"), b("JS"), c("QS")),
+            view(1, (pile("s", "KS"),), a("KC"), b("4D"), c("QS")),
+            *[view(1.5 + 0.25 * k, (js,), a("KC"), b("4D"), c("QS")) for k in range(round(js_for / 0.25) + 1)],
+            view(5.0, (pile("s", "QS"),), a("KC"), b("4D"), c("9D")),
+            view(5.5, (pile("s", "QS"),), a("KC"), b("4D"), c("9D")),
+        ]
+        events = reconstruct(views)
+        return plays(events), [(e.action, e.target) for e in events if isinstance(e, Correction)]
+
+    jump = [("play", "b", "JS", "s", "waste", True), ("play", "c", "QS", "s", "demon", True),
+            ("play", "a", "KS", "s", "line:1", False)]  # fmt: skip
+    logged, corrections = run(2.0)
+    assert logged == [*jump, ("play", "c", "QS", "s", "demon", False)]
+    assert corrections == [("reject", 2), ("reject", 3)]
+    assert run(1.0) == (jump, [])
+    assert run(2.0, sure=0.8) == (jump, [])
+
+
 def test_an_ace_covered_as_it_landed_is_inferred_only_when_it_left_an_area_unseen() -> None:
     # b's AD left the demon and a 2D covered it before a settled view saw the pile: two plays, the Ace inferred.
     covered = reconstruct([view(0, (), pv("a", "9S", waste="2D"), pv("b", "AD")),
