@@ -934,6 +934,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         others = [(pid, place) for pid, place in credit.held if pid != who and pid in players
                   and not players[pid].occluded and card not in players[pid].playable()
                   and card not in played.get(pid, frozenset())]  # fmt: skip
+        if len(others) > 1:  # of several, those whose copy left as the play landed (a copy covered in a waste did not)
+            others = [(pid, place) for pid, place in others if pid in credit.gone_too]
         if len(others) != 1:
             return
         real, real_place = others[0]

@@ -715,6 +715,25 @@ def test_a_credited_copy_seen_back_in_its_area_was_a_conflicts_second() -> None:
     assert second.t == 1 and second.seq > fix.seq  # logged as landing when it was first credited
 
 
+def test_a_credited_copy_back_goes_to_the_other_deck_whose_copy_left_as_it_landed() -> None:
+    """a's 9S left a's line a second before the 9S landed, b's just before it with b's arm over the pile: credited to
+    b. b's copy shows in b's line again: the play was a's, not c's, whose 9S went under a new waste card two seconds
+    before and never left (e2e-s50/game00, oracle: p1's 9S credited to p2, p4's waste 9S covered by then; the credit
+    stood because two decks "no longer showed" the card)."""
+    a, b, c = (lambda x: pv("a", None, (x,))), (lambda x: pv("b", None, ("10D", x))), (lambda w: pv("c", None, (), w))
+    views = [
+        view(0.0, (pile("s", "8S"),), a("9S"), b("9S"), c("9S")),
+        *[view(t, (pile("s", "8S"),), a("9S"), b("9S"), c("4D")) for t in (0.3, 0.9)],
+        *[view(t, (pile("s", "8S"),), a(None), b("9S"), c("4D")) for t in (1.0, 1.5)],
+        view(1.6, (pile("s", "8S"),), a(None), b(None), c("4D")),
+        view(2.0, (reached_pile("s", "9S", "b"),), a(None), b(None), c("4D")),
+        *[view(t, (pile("s", "9S"),), a(None), b("9S"), c("4D")) for t in (3.5, 3.6, 3.7, 3.8)],
+    ]
+    events = reconstruct(views)
+    assert plays(events) == [("play", "b", "9S", "s", "line:2", False)]
+    assert [(e.action, e.target, e.player) for e in events if isinstance(e, Correction)] == [("reassign", 1, "a")]
+
+
 def test_a_credited_copy_that_never_left_its_area_is_no_conflicts_second() -> None:
     """a's waste reads 9H (a misreading, say) from before b's 9H lands; the tracker follows the card from a's area and
     a's arm is over the pile (e2e-s40/game02, real models: p2's waste read 9H 0.7 s before p4's 9H showed on f7). The
