@@ -435,6 +435,21 @@ def test_an_illegal_card_covered_before_it_could_be_logged_is_logged_under_the_c
     assert plays(logged("3C")) == [("play", "b", "2D", "s", "demon", False)]
 
 
+def test_an_illegal_card_covered_by_a_lawful_one_before_it_could_be_logged_is_logged_under_it() -> None:
+    """a puts their demon 9D on the 4S pile and b their 5S on it 0.3 s later: the 5S is lawful on the 4S, and the
+    9D, read surely while it lay there and gone from a's demon, is logged under it for the rules to refuse
+    (e2e-s39/game01, oracle: p1's 9D covered by p2's 6S, with p4's 5S landing unseen before it)."""
+
+    def logged(a_demon_after: str) -> list[tuple]:  # type: ignore[type-arg]
+        views = [view(0, (pile("s", "4S"),), pv("a", "9D"), pv("b", None, ("5S",)))]
+        views += [view(t, (pile("s", "9D"),), pv("a", a_demon_after), pv("b", None, ("5S",))) for t in (1.0, 1.15)]
+        views += [view(t, (pile("s", "5S"),), pv("a", a_demon_after), pv("b", None, (None,))) for t in (1.3, 1.5, 3.0)]
+        return plays(reconstruct(views))
+
+    assert logged("KD") == [("play", "a", "9D", "s", "demon", False), ("play", "b", "5S", "s", "line:1", False)]
+    assert logged("9D") == [("play", "b", "5S", "s", "line:1", False)]  # a's 9D never left: a misreading
+
+
 def test_a_pile_started_without_an_ace_is_one_card_and_goes_when_taken_back() -> None:
     events = reconstruct(
         [
