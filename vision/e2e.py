@@ -17,6 +17,22 @@ from referee.scoring import PlayerScore, tally
 TAIL_SECONDS = 1.0  # when only part of a round was filmed, what happened this close to the cut is out of scope
 
 
+def _without_late(chain: list[Event], late: list[Event], cut: float) -> list[Event]:
+    """``chain`` without one of its events after ``cut`` for each of the truth's ``late`` events, matched by type and
+    card (the same player's first, else the latest). One for one: a play of a card that landed before the cut, logged
+    after it, stays when another copy of that card came in the tail (e2e-s53/game00: p3's 3S landed 0.3 s before the
+    cut, p1's copy on it after; both were logged after the cut, and p3's was dropped with p1's)."""
+    after = [e for e in chain if e.t > cut]
+    dropped: set[int] = set()
+    for t in late:
+        same = [e for e in after if e.seq not in dropped and type(e) is type(t)
+                and str(getattr(e, "card", "")) == str(getattr(t, "card", ""))]  # fmt: skip
+        if same:
+            mine = [e for e in same if getattr(e, "player", None) == getattr(t, "player", None)]
+            dropped.add((mine or same)[-1 if not mine else 0].seq)
+    return [e for e in chain if e.seq not in dropped]
+
+
 def compare(
     truth: list[Event], chain: list[Event], *, until: float | None = None, injected: Collection[int] = ()
 ) -> dict[str, Any]:
@@ -28,9 +44,8 @@ def compare(
     players as ``injected_flagged`` of ``injected`` (those filmed)."""
     if until is not None:
         cut = until - TAIL_SECONDS
-        late = {(type(e), str(getattr(e, "card", ""))) for e in truth if cut < e.t <= until}
         truth_all, truth = truth, [e for e in truth if e.t <= cut]
-        chain = [e for e in chain if e.t <= cut or (type(e), str(getattr(e, "card", ""))) not in late]
+        chain = _without_late(chain, [e for e in truth_all if cut < e.t <= until], cut)
         # The camera infers an Out from the demon emptying, a moment before the player calls it: an Out called
         # after the cut (or just after the film ends) leaves out the chain's Out of that player too.
         called_late = {e.player for e in truth_all if isinstance(e, Out) and cut < e.t <= until + TAIL_SECONDS}
