@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.events import RoundEnd, RoundStart, read_log
+from referee.events import Event, RoundEnd, RoundStart, read_log
 from referee.game import replay
 from vision.e2e import compare, evaluate_game
 from vision.oracle import oracle_detections
@@ -90,15 +90,20 @@ def test_what_happened_just_before_the_film_was_cut_is_out_of_scope_on_both_side
     assert r["plays"] == 1 and r["recall"] == 1.0  # b's Ace at 59.7 could not have settled on camera yet
     assert r["precision"] == 0.5  # but a play the chain made up near the cut still counts against it
     assert compare(truth, chain[:3], until=60.0)["scores_exact"] == 2
+
     # A play that landed before the tail, logged in it, counts, though another copy of its card came in the tail.
-    landed = list(parse_lines([start,
-        '{"type":"play","t":5.0,"player":"a","card":"AS","pile":"f1","from":"demon"}',
-        '{"type":"play","t":58.8,"player":"b","card":"AH","pile":"f2","from":"demon"}',
-        '{"type":"play","t":59.3,"player":"a","card":"AH","pile":"f2","from":"line:1"}']))  # fmt: skip
-    logged = list(parse_lines([start,
-        '{"type":"play","t":5.3,"player":"a","card":"AS","pile":"f1","from":"demon"}',
-        '{"type":"play","t":59.4,"player":"b","card":"AH","pile":"f2","from":"demon"}',
-        '{"type":"play","t":59.4,"player":"a","card":"AH","pile":"f2","from":"line:1"}']))  # fmt: skip
+    def played(*rows: tuple[float, str, str, str, str]) -> list[Event]:
+        keys = ("t", "player", "card", "pile", "from")
+        return list(
+            parse_lines([start, *(json.dumps({"type": "play", **dict(zip(keys, r, strict=True))}) for r in rows)])
+        )
+
+    landed = played(
+        (5.0, "a", "AS", "f1", "demon"), (58.8, "b", "AH", "f2", "demon"), (59.3, "a", "AH", "f2", "line:1")
+    )
+    logged = played(
+        (5.3, "a", "AS", "f1", "demon"), (59.4, "b", "AH", "f2", "demon"), (59.4, "a", "AH", "f2", "line:1")
+    )
     r = compare(landed, logged, until=60.0)
     assert r["plays"] == 2 and r["recall"] == 1.0 and r["attribution"] == 1.0 and r["flags_false"] == []
     # A correction of a play left out near the cut goes with it (the log would not replay otherwise).
