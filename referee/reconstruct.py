@@ -735,18 +735,17 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         if at is None or pile.top != shown:
             lowered.pop(key, None)
             return False
-        card, since, best = lowered.get(key, (shown, view.t, 0.0))
-        since = since if card == shown else view.t
-        best = max(best if card == shown else 0.0, pile.confidence)
+        _shown_card, since, best = lowered.get(key, (shown, view.t, 0.0))  # (reset when another card showed)
+        best = max(best, pile.confidence)
         lowered[key] = (shown, since, best)
         if view.t - since < JUMP_UNDONE_SECONDS or best < ILLEGAL_SURE:
             return False
-        for p_seq, card, who in plays_on[at + 1 :]:
-            why = f"{key} read {shown} for {JUMP_UNDONE_SECONDS:g} s: the {card} logged above it never landed"
+        for p_seq, above, who in plays_on[at + 1 :]:
+            why = f"{key} read {shown} for {JUMP_UNDONE_SECONDS:g} s: the {above} logged above it never landed"
             events.append(_by_camera("reject", seq, view.t, view.frame, p_seq, why))
             seq += 1
             if who is not None:
-                played[who] = played.get(who, frozenset()) - {card}
+                played[who] = played.get(who, frozenset()) - {above}
         pile_plays[key] = plays_on[: at + 1]
         if (by := plays_on[at][2]) is not None:
             top_by[key] = by
@@ -1087,12 +1086,13 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             # on it: put there, and covered before it could be logged (e2e-s39/game01, oracle: p1's 9D on the 5S pile,
             # covered 0.5 s later by p2's 6S). It is logged as below, for the rules; the lawful card next view.
             since = unlikely.get(key)
-            if lawful and not (
+            under_new = (
                 since is not None
                 and _covered(since, new, before, view.t)
                 and (key, since.card) not in logged_illegal
                 and vanished(since.card)
-            ):
+            )
+            if lawful and not under_new:
                 suspect.pop(key, None)
                 unlikely.pop(key, None)
                 misread = suspect_play.pop(key, None)
@@ -1111,13 +1111,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             else:
                 # A top the rules forbid is far likelier a misread than an illegal play: it must lie there a
                 # while first, and the same card on the same pile is logged once however often it is misread.
-                since = unlikely.get(key)
-                if (
-                    since is not None
-                    and _covered(since, new, before, view.t)
-                    and (key, since.card) not in logged_illegal
-                    and vanished(since.card)
-                ):
+                if since is not None and under_new:
                     # The forbidden card lay there too briefly to be logged before another landed on it, and its
                     # card left a player's area: it is on the pile, under the new one (e2e-s46/game01, oracle: p3's
                     # 3C on the 2S pile covered 0.4 s later by p1's 2D). It is logged now; the new top next view.
