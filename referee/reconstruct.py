@@ -719,6 +719,21 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         decoded.pop(key, None)
         return True
 
+    def reject_plays(key: str, seqs: Sequence[int], why: str | Callable[[Card | None], str]) -> None:
+        """The plays ``seqs`` logged on pile ``key`` never landed: each is rejected by the camera (``why``, or ``why`` of
+        its card), and the decks credited with them have the cards again."""
+        nonlocal seq
+        logged = {s: (c, w) for s, c, w in pile_plays.get(key, ())}
+        for p_seq in seqs:
+            card, who = logged.get(p_seq, (None, None))
+            events.append(
+                _by_camera("reject", seq, view.t, view.frame, p_seq, why if isinstance(why, str) else why(card))
+            )
+            seq += 1
+            if card is not None and who is not None:
+                played[who] = played.get(who, frozenset()) - {card}  # the deck still has it
+        pile_plays[key] = tuple(pp for pp in pile_plays.get(key, ()) if pp[0] not in seqs)
+
     def undo_jump(key: str, shown: Card, pile: PileView) -> bool:
         """Pile ``key`` jumped over cards inferred as landing unseen (``skips``) and reads as one of them, ``shown``,
         for ``JUMP_UNDONE_SECONDS`` in every view that showed it, surely at best (``ILLEGAL_SURE``): the top it
@@ -726,7 +741,6 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         a third of a second, logged as JS and QS landing unseen under p3's KS, then read JS for six seconds; the QS
         and KS, played later, were never logged). The plays logged above ``shown`` never landed: rejected, their
         decks have the cards again."""
-        nonlocal seq
         skip = skips.get(key)
         plays_on = pile_plays.get(key, ())
         at = next(
@@ -740,13 +754,11 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         lowered[key] = (shown, since, best)
         if view.t - since < JUMP_UNDONE_SECONDS or best < ILLEGAL_SURE:
             return False
-        for p_seq, above, who in plays_on[at + 1 :]:
-            why = f"{key} read {shown} for {JUMP_UNDONE_SECONDS:g} s: the {above} logged above it never landed"
-            events.append(_by_camera("reject", seq, view.t, view.frame, p_seq, why))
-            seq += 1
-            if who is not None:
-                played[who] = played.get(who, frozenset()) - {above}
-        pile_plays[key] = plays_on[: at + 1]
+        reject_plays(
+            key,
+            [p_seq for p_seq, _c, _w in plays_on[at + 1 :]],
+            lambda above: f"{key} read {shown} for {JUMP_UNDONE_SECONDS:g} s: the {above} logged above it never landed",
+        )
         if (by := plays_on[at][2]) is not None:
             top_by[key] = by
         else:
@@ -1034,14 +1046,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 # the cards inferred between never landed (e2e-s27/game01, oracle: a wrong-rank 6H put on the 3H
                 # pile and taken back had been logged as 4H and 5H landing unseen). Their plays are rejected, so the
                 # rules judge the top against the card below, as the illegal play it was.
-                for never in skip[1]:
-                    why = f"{before} went back and {key} shows {new} again: the cards between never landed"
-                    events.append(_by_camera("reject", seq, view.t, view.frame, never, why))
-                    seq += 1
-                for _s, c, who in (pp for pp in pile_plays.get(key, ()) if pp[0] in skip[1]):
-                    if who is not None:
-                        played[who] = played.get(who, frozenset()) - {c}  # the deck still has it
-                pile_plays[key] = tuple(pp for pp in pile_plays.get(key, ()) if pp[0] not in skip[1])
+                reject_plays(
+                    key, skip[1], f"{before} went back and {key} shows {new} again: the cards between never landed"
+                )
                 logged_illegal[(key, before)] = top_by.get(key)
                 del skips[key]
                 tops[key] = new
@@ -1087,12 +1094,14 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             # covered 0.5 s later by p2's 6S). It is logged as below, for the rules; the lawful card next view.
             since = unlikely.get(key)
             under_new = (
-                since is not None
+                since
+                if since is not None
                 and _covered(since, new, before, view.t)
                 and (key, since.card) not in logged_illegal
                 and vanished(since.card)
+                else None
             )
-            if lawful and not under_new:
+            if lawful and under_new is None:
                 suspect.pop(key, None)
                 unlikely.pop(key, None)
                 misread = suspect_play.pop(key, None)
@@ -1111,12 +1120,12 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             else:
                 # A top the rules forbid is far likelier a misread than an illegal play: it must lie there a
                 # while first, and the same card on the same pile is logged once however often it is misread.
-                if since is not None and under_new:
+                if under_new is not None:
                     # The forbidden card lay there too briefly to be logged before another landed on it, and its
                     # card left a player's area: it is on the pile, under the new one (e2e-s46/game01, oracle: p3's
                     # 3C on the 2S pile covered 0.4 s later by p1's 2D). It is logged now; the new top next view.
-                    covered = since
-                    new, run = since.card, [(since.card, False)]
+                    covered = under_new
+                    new, run = under_new.card, [(under_new.card, False)]
                 elif since is None or since.card != new:
                     unlikely[key] = Forbidden(new, view.t, pile.confidence, view.frame)
                     continue

@@ -29,7 +29,7 @@ def _without_late(chain: list[Event], late: list[Event], cut: float) -> list[Eve
                 and str(getattr(e, "card", "")) == str(getattr(t, "card", ""))]  # fmt: skip
         if same:
             mine = [e for e in same if getattr(e, "player", None) == getattr(t, "player", None)]
-            dropped.add((mine or same)[-1 if not mine else 0].seq)
+            dropped.add(mine[0].seq if mine else same[-1].seq)
     return [e for e in chain if e.seq not in dropped]
 
 
