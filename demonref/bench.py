@@ -68,17 +68,23 @@ def bench_render(
 
 
 def bench_vision(
-    *, backends: tuple[str, ...] = ("torch", "onnx", "openvino", "int8"), runs: int = 20, seed: int = 5
+    *,
+    backends: tuple[str, ...] = ("torch", "onnx", "openvino", "int8"),
+    runs: int = 20,
+    seed: int = 5,
+    detector_size: int | None = None,
 ) -> dict[str, float | int | str]:
     """Milliseconds per frame of detector + identifier (and of each alone) at 1280×720 and 1920×1080, on a
-    rendered mid-game table of about 40 cards, per backend; the median of ``runs`` after a warm-up."""
+    rendered mid-game table of about 40 cards, per backend; the median of ``runs`` after a warm-up. The detector
+    runs as review and live run it (``WATCHING``), its input's longer side ``detector_size`` (default the
+    chain's)."""
     import statistics
     from dataclasses import replace
 
     import numpy as np
 
     from referee.simulate import simulate
-    from vision.models import CardDetector, CardIdentifier
+    from vision.models import WATCHING, CardDetector, CardIdentifier
     from vision.synth.render import make_renderer
     from vision.synth.scene import SceneStyle
 
@@ -93,7 +99,8 @@ def bench_vision(
     out: dict[str, float | int | str] = {}
     for backend in backends:
         try:
-            det, ide = CardDetector(backend=backend), CardIdentifier(backend=backend)
+            det = CardDetector(backend=backend, **{**WATCHING, "imgsz": detector_size or WATCHING["imgsz"]})
+            ide = CardIdentifier(backend=backend)
         except Exception as exc:  # a backend that cannot load here is reported, not fatal
             out[f"{backend}"] = f"unavailable ({type(exc).__name__})"
             continue
@@ -109,7 +116,7 @@ def bench_vision(
                 t2 = time.perf_counter()
                 d_ms.append(1000 * (t1 - t0))
                 i_ms.append(1000 * (t2 - t1))
-            key = f"{backend} {w}x{h}"
+            key = f"{backend} {w}x{h} ({det.imgsz} px)"
             out[f"{key} cards (true/found)"] = f"{n_cards}/{len(found)}"
             out[f"{key} detector ms"] = statistics.median(d_ms)
             out[f"{key} identifier ms"] = statistics.median(i_ms)
@@ -244,6 +251,7 @@ def bench_review(
     fps: int = 30,
     process_fps: float = 10.0,
     backend: str = "auto",
+    detector_size: int | None = None,
 ) -> dict[str, float | int | str]:
     """The camera chain's speed on a rendered game (held-out decks) through the committed models, warmed up on
     the video's first frame: offline review of a ``fps`` video (times real time, with the annotated video and
@@ -265,7 +273,7 @@ def bench_review(
         start = read_log(work / "game" / "events.jsonl")[0]
         assert isinstance(start, RoundStart)
         players = [(p.id, p.back) for p in start.players]
-        reader = CardReader.load(backend=backend, watch=True)
+        reader = CardReader.load(backend=backend, watch=True, detector_size=detector_size)
         first = next(Source.open(work / "game" / "game.mp4").frames())
         reader(first.image)  # the runtimes' first inference (compilation, thread pools) is not the review's speed
         t0 = time.perf_counter()
@@ -277,6 +285,7 @@ def bench_review(
         return {
             "video": f"{size[0]}x{size[1]} at {fps} fps, {seconds:.0f} s",
             "backends (detector, identifier)": f"{reader.detector.backend}, {reader.identifier.backend}",
+            "detector input side": reader.detector.imgsz,
             "review frames processed": result.processed,
             "review seconds": wall,
             "review x real time": seconds / wall,

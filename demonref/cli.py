@@ -80,6 +80,14 @@ PresetOpt = Annotated[str, typer.Option("--rules", help=f"Rule preset: {', '.joi
 OptionOpt = Annotated[
     list[str] | None, typer.Option("--option", "-o", help="Rule option override, e.g. -o demon_size=11 -o refill=any.")
 ]
+DetectorSizeOpt = Annotated[
+    int | None,
+    typer.Option(
+        min=320,
+        help="The detector's input side in px, a multiple of 32 (default 960; 640 is about a third faster and finds "
+        "fewer cards).",
+    ),
+]
 LiveFpsOpt = Annotated[float, typer.Option(min=1.0, help="At most this many frames per second are processed.")]
 
 
@@ -244,11 +252,12 @@ def demo(
         bool, typer.Option(help="Play at the video's own speed, skipping frames a slow machine cannot keep up with.")
     ] = True,
     fps: LiveFpsOpt = 15.0,
+    detector_size: DetectorSizeOpt = None,
 ) -> None:
     """The bundled rendered game through the real card models, refereed live in the dashboard at
     http://127.0.0.1:PORT (--simulated: a simulated round's feed and tally in the terminal)."""
     if not simulated:
-        _camera_demo(video, port, models, keep_serving, seconds, pace, fps)
+        _camera_demo(video, port, models, keep_serving, seconds, pace, fps, detector_size)
         return
     r = build_rules(rules, None)
     result = simulate(players=players, seed=seed, rules=r, inject=("wrong-suit", "late-play"))
@@ -271,7 +280,14 @@ def demo(
 
 
 def _camera_demo(
-    video: Path, port: int, models: Path, keep_serving: bool, seconds: float | None, pace: bool, fps: float
+    video: Path,
+    port: int,
+    models: Path,
+    keep_serving: bool,
+    seconds: float | None,
+    pace: bool,
+    fps: float,
+    detector_size: int | None = None,
 ) -> None:
     """Serves the dashboard, then plays ``video`` through the chain as a rig would (HTTP ingest, outbox)."""
     import json as _json
@@ -289,9 +305,9 @@ def _camera_demo(
     from vision.models import CardReader, ModelMissingError
 
     try:
-        reader = CardReader.load(models, watch=True)
+        reader = CardReader.load(models, watch=True, detector_size=detector_size)
         source = Source.open(video)
-    except (ModelMissingError, CaptureError) as exc:
+    except (ModelMissingError, CaptureError, ValueError) as exc:
         fail(str(exc))
     players = None
     roster = video.with_name("players.json")
@@ -395,12 +411,14 @@ def bench_review(
     fps: Annotated[int, typer.Option(min=15, max=30, help="The video's frame rate.")] = 30,
     process_fps: Annotated[float, typer.Option(min=1.0, help="Frames per second the review processes.")] = 10.0,
     backend: Annotated[str, typer.Option(help="auto, int8, openvino, onnx or torch.")] = "auto",
+    detector_size: DetectorSizeOpt = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Review speed (times real time) and live processing rate on a rendered game, with the real models."""
     from demonref.bench import bench_review as run
 
-    figures = run(seconds=seconds, size=_size(size), fps=fps, process_fps=process_fps, backend=backend)
+    figures = run(seconds=seconds, size=_size(size), fps=fps, process_fps=process_fps, backend=backend,
+                  detector_size=detector_size)  # fmt: skip
     _print_figures(figures, as_json=as_json)
 
 
@@ -408,12 +426,15 @@ def bench_review(
 def bench_vision(
     backend: Annotated[list[str] | None, typer.Option(help="torch, onnx, openvino, int8 (default: all four).")] = None,
     runs: Annotated[int, typer.Option(min=1)] = 20,
+    detector_size: DetectorSizeOpt = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Times detector + identifier per frame (720p and 1080p, ~40 cards) on each backend."""
+    """Times detector + identifier per frame (720p and 1080p, ~40 cards) on each backend, as the chain runs them."""
     from demonref.bench import bench_vision as run
 
-    figures = run(backends=tuple(backend or ("torch", "onnx", "openvino", "int8")), runs=runs)
+    figures = run(
+        backends=tuple(backend or ("torch", "onnx", "openvino", "int8")), runs=runs, detector_size=detector_size
+    )
     _print_figures(figures, as_json=as_json)
 
 
@@ -475,13 +496,17 @@ def quantize_cmd(
     images: Annotated[int, typer.Option(min=1, help="About this many calibration images.")] = 300,
     seed: Annotated[int, typer.Option()] = 0,
     models: Annotated[Path, typer.Option(help="Folder of the weights; the export goes to its int8/.")] = Path("models"),
+    imgsz: Annotated[
+        int | None,
+        typer.Option(help="Detector: the input's longer side (default: as review and live look at a table, 960)."),
+    ] = None,
 ) -> None:
     """Makes the int8 OpenVINO export of a trained model (about twice as fast on CPUs without AVX-512), used by
     default while the weights it was made from are the ones in the folder."""
     from vision.quantize import QuantizeError, quantize
 
     try:
-        card = quantize(what, data.resolve(), models_dir=models, images=images, seed=seed)
+        card = quantize(what, data.resolve(), models_dir=models, images=images, seed=seed, imgsz=imgsz)
     except QuantizeError as exc:
         fail(str(exc))
     images_used, seconds = card["calibration"]["images"], card["wall_seconds"]
@@ -648,6 +673,7 @@ def evaluate_e2e(
     seconds: Annotated[float | None, typer.Option(help="Film only the first SECONDS of each round.")] = None,
     fps: Annotated[float, typer.Option(min=1.0, help="Frames per second the chain processes.")] = 15.0,
     models: Annotated[Path, typer.Option(help="Folder with detector.pt and identifier.pt.")] = Path("models"),
+    detector_size: DetectorSizeOpt = None,
 ) -> None:
     """Renders games (every other one with injected illegal plays), reviews them through the camera chain and
     scores the result against the truth: plays, attribution, exact scores, flags, latency."""
@@ -659,8 +685,8 @@ def evaluate_e2e(
         from vision.models import CardReader, ModelMissingError
 
         try:
-            reader = CardReader.load(models, watch=True)
-        except ModelMissingError as exc:
+            reader = CardReader.load(models, watch=True, detector_size=detector_size)
+        except (ModelMissingError, ValueError) as exc:
             fail(str(exc))
     results = []
     for g in range(games):
@@ -723,6 +749,7 @@ def review_cmd(
     oracle: Annotated[
         Path | None, typer.Option(help="A rendered game's truth.jsonl: read cards from it instead of the models.")
     ] = None,
+    detector_size: DetectorSizeOpt = None,
 ) -> None:
     """Reviews a recorded game: the referee's event log, an HTML report with flags and tally, an annotated video."""
     from vision.calibrate import Calibration, CalibrationError
@@ -742,8 +769,8 @@ def review_cmd(
         from vision.models import CardReader, ModelMissingError
 
         try:
-            reader = CardReader.load(models, watch=True)
-        except ModelMissingError as exc:
+            reader = CardReader.load(models, watch=True, detector_size=detector_size)
+        except (ModelMissingError, ValueError) as exc:
             fail(str(exc))
     with _progress("reviewing") as bar:
         task = bar.add_task(video.name, total=None)
@@ -778,6 +805,7 @@ def live_cmd(
     ] = None,
     fps: LiveFpsOpt = 15.0,
     models: Annotated[Path, typer.Option(help="Folder with detector.pt and identifier.pt.")] = Path("models"),
+    detector_size: DetectorSizeOpt = None,
 ) -> None:
     """Referees a round live from a camera; events go to disk first, then to the dashboard (resent after a
     network loss) with the annotated camera view and a picture of each flag. Ctrl-C ends the round."""
@@ -792,9 +820,9 @@ def live_cmd(
     try:
         roster = parse_players(players)
         cal = Calibration.load(calibration) if calibration else None
-        reader = CardReader.load(models, watch=True)
+        reader = CardReader.load(models, watch=True, detector_size=detector_size)
         src = Source.open(source)
-    except (ReviewError, CalibrationError, ModelMissingError, CaptureError) as exc:
+    except (ReviewError, CalibrationError, ModelMissingError, CaptureError, ValueError) as exc:
         fail(str(exc))
     outbox = pictures = None
     if server:

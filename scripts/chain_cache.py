@@ -129,6 +129,7 @@ def main() -> None:
     ap.add_argument("--tag", default="models", help="names the recording: GAME/cache-TAG.pkl")
     ap.add_argument("--fps", type=float, default=15.0)
     ap.add_argument("--detector-iou", type=float, help="record with this suppression IoU (default: WATCHING)")
+    ap.add_argument("--detector-imgsz", type=int, help="record with the detector at this input size (default 640)")
     ap.add_argument("--same-card", type=float, help="record with this same-card distance (0: none)")
     ap.add_argument("--combine", choices=("max", "sum"), help="record with this pooling of the identifier's views")
     ap.add_argument("--backend", default="auto", help="auto, int8, openvino, onnx or torch")
@@ -141,6 +142,8 @@ def main() -> None:
             detector: dict[str, Any] = {} if args.detector_iou is None else {"iou": args.detector_iou}
             if args.same_card is not None:
                 detector["same_card_gap"] = args.same_card or None
+            if args.detector_imgsz is not None:
+                detector["imgsz"] = args.detector_imgsz
             r = record(
                 game, None if args.oracle else args.models, args.tag, args.fps, detector, args.combine, args.backend
             )

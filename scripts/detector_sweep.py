@@ -4,6 +4,7 @@ or the real photos, which stay for evaluation).
 
 python scripts/detector_sweep.py [--frames 20] [--iou 0.7 0.8 0.9] [--conf 0.2 0.35 0.5] [--same-card 0.1 0.14]
 python scripts/detector_sweep.py --quads   # how far the detector's quads lie from cards lying clear
+python scripts/detector_sweep.py --imgsz 960 --iou 0.95 --same-card 0.14 --conf 0.35   # as review looks (and --quads)
 """
 
 from __future__ import annotations
@@ -30,10 +31,11 @@ def main() -> None:
     ap.add_argument("--same-card", type=float, nargs="*", default=[],
                     help="also: ultralytics' suppression at --iou's last value, then vision.detections.same_card "
                     "at these distances (share of a card, across = along)")  # fmt: skip
+    ap.add_argument("--imgsz", type=int, default=640, help="the detector's input side (the chain's: 960)")
     ap.add_argument("--quads", action="store_true", help="measure the quads' errors instead (identifier jitter)")
     args = ap.parse_args()
     reader = CardReader.load()
-    reader.detector.conf = min(args.conf)
+    reader.detector.conf, reader.detector.imgsz = min(args.conf), args.imgsz
     rng = np.random.default_rng(SWEEP_SEED)
     plans = [FramePlan("val", int(rng.integers(2**31)), int(rng.integers(2, 9)), "racing-demon", heldout=False)
              for _ in range(args.frames)]  # fmt: skip
@@ -41,7 +43,7 @@ def main() -> None:
     if args.quads:
         quad_errors(reader, frames)
         return
-    print("nms_iou conf  det_recall det_precision  identity_recall identity_precision")
+    print("nms_iou conf  det_recall det_precision  identity_recall identity_precision  clear covered")
     settings: list[tuple[str, float, float | None]] = [(f"{iou:7.2f}", iou, None) for iou in args.iou]
     settings += [(f"{args.iou[-1]:.2f}+{d:.2f}", args.iou[-1], d) for d in args.same_card]
     for name, iou, dist in settings:
@@ -60,6 +62,9 @@ def main() -> None:
                 scored = labelled(truths)
                 pairs = match_quads(found, [np.array(t.quad) for t in scored])
                 det.update(tp=len(pairs), fp=len(found) - len(pairs), fn=len(scored) - len(pairs))
+                for j, t in enumerate(scored):  # recall of the cards lying clear and of those partly covered
+                    part = "clear" if t.visible >= 0.9 else "covered"
+                    det.update({part: 1, f"{part}_found": int(j in pairs.values())})
                 truth = Counter(t.card for t in scored if t.card != "back" and t.index_visible)
                 got = Counter(lab for lab, c in zip(found.labels, found.cls, strict=True) if c != BACK)
                 hit, extra, missed = multiset_counts(truth, got)
@@ -68,14 +73,15 @@ def main() -> None:
             def rp(c: Counter[str]) -> str:
                 return f"{c['tp'] / max(1, c['tp'] + c['fn']):.3f} {c['tp'] / max(1, c['tp'] + c['fp']):.3f}"
 
-            print(f"{name:>9} {conf:4.2f}  {rp(det)}  {rp(ids)}", flush=True)
+            parts = " ".join(f"{det[f'{p}_found'] / max(1, det[p]):.3f}" for p in ("clear", "covered"))
+            print(f"{name:>9} {conf:4.2f}  {rp(det)}  {rp(ids)}  {parts}", flush=True)
 
 
 def quad_errors(reader: CardReader, frames: list[tuple[np.ndarray, list[CardTruth]]]) -> None:
     """For faces lying clear that the detector found (IoU >= 0.5): its quad's centre offset across and along the
     card and each side's length, as shares of the card's width and height, its turn, and the worst corner's
     distance, as a share of the width. ``vision.synth.dataset.JITTER`` is set from these."""
-    shift, scale, turn, worst = [], [], [], []
+    shift, scale, turn, worst, centre = [], [], [], [], []
     for image, truths in frames:
         clear = [t for t in truths if t.card != "back" and t.visible >= 0.95]
         found = reader.detector(image)
@@ -92,6 +98,7 @@ def quad_errors(reader: CardReader, frames: list[tuple[np.ndarray, list[CardTrut
             da = np.arctan2(*(a[3] - a[0])[::-1]) - np.arctan2(*(q[3] - q[0])[::-1])
             turn.append(np.degrees((da + np.pi) % (2 * np.pi) - np.pi))
             worst.append(float(np.abs(a - q).max()) / w)
+            centre.append(float(np.linalg.norm(off)) / w)
     if not worst:
         print("no clear face was found")
         return
@@ -103,6 +110,7 @@ def quad_errors(reader: CardReader, frames: list[tuple[np.ndarray, list[CardTrut
         f"turn, degrees: median |turn| {np.median(np.abs(tu)):.1f}, 90th percentile {np.percentile(np.abs(tu), 90):.1f}"
     )
     print(f"worst corner / width: median {np.median(wo):.3f}, 90th percentile {np.percentile(wo, 90):.3f}")
+    print(f"centre offset / width: median {np.median(centre):.3f}, 90th percentile {np.percentile(centre, 90):.3f}")
 
 
 if __name__ == "__main__":

@@ -141,7 +141,11 @@ def network_shape(height: int, width: int, imgsz: int, stride: int = 32) -> tupl
 # all suits the table model, which takes a column's uppermost card and one reading per place in the middle. On
 # thirteen recorded held-out games (docs/vision.md "Suppression"): fully visible faces read right 0.882 -> 0.924 in
 # lines and 0.837 -> 0.878 in wastes; plays credited right 596 -> 604 of 696; about a tenth slower.
-WATCHING: dict[str, Any] = {"iou": 0.95, "same_card_gap": 0.14, "shrink": (1.0,)}  # CardDetector fields
+# A watched table is also looked at with the frame's longer side at 960 px, not 640 (a 720p frame is 544x960 at the
+# network, shrunk 0.75 rather than 0.5): its cards are 1.5 times larger there and their quads lie nearer the card,
+# so fewer corner views show the card beneath (docs/vision.md "Input size").
+WATCH_IMGSZ = 960
+WATCHING: dict[str, Any] = {"iou": 0.95, "same_card_gap": 0.14, "shrink": (1.0,), "imgsz": WATCH_IMGSZ}
 # Still photos (``demonref detect``, ``evaluate models``): looked at as taken and shrunk 1.5, 2 and 3 times, the
 # surest kept (``CardDetector.shrink``; measured on held-out renders seen nearer, docs/vision.md).
 STILL: dict[str, Any] = {"shrink": (1.0, 1.5, 2.0, 3.0)}
@@ -341,10 +345,23 @@ class CardReader:
     identifier: CardIdentifier
 
     @staticmethod
-    def load(models: Path = MODELS, backend: str = "auto", combine: str = "max", *, watch: bool = False) -> CardReader:
-        """The committed models; ``watch``: suppression for watching a table (``WATCHING``), not still photos."""
+    def load(
+        models: Path = MODELS,
+        backend: str = "auto",
+        combine: str = "max",
+        *,
+        watch: bool = False,
+        detector_size: int | None = None,
+    ) -> CardReader:
+        """The committed models; ``watch``: suppression and input size for watching a table (``WATCHING``), not
+        still photos; ``detector_size``: the detector's input side instead (640 is faster, 960 reads better)."""
+        settings = WATCHING if watch else STILL
+        if detector_size is not None:
+            if detector_size < 320 or detector_size % 32:
+                raise ValueError(f"the detector's input size must be a multiple of 32 from 320, got {detector_size}")
+            settings = {**settings, "imgsz": detector_size}
         return CardReader(
-            CardDetector(models / "detector.pt", backend=backend, **(WATCHING if watch else STILL)),
+            CardDetector(models / "detector.pt", backend=backend, **settings),
             CardIdentifier(models / "identifier.pt", backend=backend, combine=combine),
         )
 

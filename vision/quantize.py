@@ -53,11 +53,12 @@ def find_int8(weights: Path, imgsz: int | tuple[int, int]) -> Path | None:
     return folder if made_from == digest(weights) else None
 
 
-def _shape(what: str) -> int | tuple[int, int]:
-    """The network input the model runs at: the detector's for a 16:9 frame, the identifier's crop side."""
-    from vision.models import CardDetector, CardIdentifier, network_shape
+def _shape(what: str, side: int | None = None) -> int | tuple[int, int]:
+    """The network input the model runs at: the detector's for a 16:9 frame with its longer side at ``side``
+    (default: as a watched table is looked at, ``WATCH_IMGSZ``), the identifier's crop side."""
+    from vision.models import WATCH_IMGSZ, CardIdentifier, network_shape
 
-    return network_shape(720, 1280, CardDetector.imgsz) if what == "detector" else CardIdentifier.imgsz
+    return network_shape(720, 1280, side or WATCH_IMGSZ) if what == "detector" else CardIdentifier.imgsz
 
 
 def _calibration_data(what: str, data: Path) -> tuple[Path, Path]:
@@ -75,11 +76,16 @@ def _calibration_data(what: str, data: Path) -> tuple[Path, Path]:
     return data, data / "train"
 
 
-def quantize(what: str, data: Path, *, models_dir: Path = MODELS, images: int = 300, seed: int = 0) -> dict[str, Any]:
+def quantize(
+    what: str, data: Path, *, models_dir: Path = MODELS, images: int = 300, seed: int = 0, imgsz: int | None = None
+) -> dict[str, Any]:
     """Makes the int8 export of ``models_dir/<what>.pt``, calibrated on about ``images`` images of ``data``'s
-    train split, writes it and its card to ``models_dir/int8/`` and returns the card."""
+    train split, writes it and its card to ``models_dir/int8/`` and returns the card. ``imgsz``: the detector's
+    input side for a 16:9 frame (default: a watched table's)."""
     if what not in RECIPES:
         raise QuantizeError(f"unknown model {what!r}; known: {', '.join(RECIPES)}")
+    if imgsz is not None and (what != "detector" or imgsz < 32 or imgsz % 32):
+        raise QuantizeError(f"--imgsz {imgsz}: only the detector's, a multiple of 32")
     weights = models_dir / f"{what}.pt"
     if not weights.exists():
         raise QuantizeError(f"{weights} not found: train it first (`demonref train {what} --data DATASET`)")
@@ -88,8 +94,8 @@ def quantize(what: str, data: Path, *, models_dir: Path = MODELS, images: int = 
     if train_images == 0:
         raise QuantizeError(f"--data {data}: its train split has no images")
     fraction = min(1.0, images / train_images)
-    imgsz = _shape(what)
-    folder, card_path = int8_paths(weights, imgsz)
+    shape = _shape(what, imgsz)
+    folder, card_path = int8_paths(weights, shape)
     offline_ultralytics()
     from ultralytics import YOLO
 
@@ -105,7 +111,7 @@ def quantize(what: str, data: Path, *, models_dir: Path = MODELS, images: int = 
             data=str(source),
             split="train",
             fraction=fraction,
-            imgsz=list(imgsz) if isinstance(imgsz, tuple) else imgsz,
+            imgsz=list(shape) if isinstance(shape, tuple) else shape,
             dynamic=what == "identifier",  # many crops at once; the detector takes one frame
             batch=1,
             seed=seed,
@@ -128,12 +134,13 @@ def quantize(what: str, data: Path, *, models_dir: Path = MODELS, images: int = 
         "weights": weights.name,
         "export": folder.name,
         "weights_sha256": digest(weights),
-        "imgsz": list(imgsz) if isinstance(imgsz, tuple) else imgsz,
+        "imgsz": list(shape) if isinstance(shape, tuple) else shape,
         "runtime": "openvino int8 (nncf post-training quantization, ultralytics export int8=True)",
         "calibration": {"data": named, "split": "train", "images": round(fraction * train_images)},
         "seed": seed,
         "wall_seconds": round(time.time() - t0, 1),
-        "command": f"demonref quantize {what} --data {named} --images {images} --seed {seed}",
+        "command": f"demonref quantize {what} --data {named} --images {images} --seed {seed}"
+        + (f" --imgsz {imgsz}" if imgsz else ""),
     }
     card_path.write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
     return card

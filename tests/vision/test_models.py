@@ -139,7 +139,8 @@ def test_a_reader_watching_a_table_keeps_the_boxes_a_still_photo_suppresses() ->
     from vision.models import WATCHING, CardReader
 
     frame = cv2.imread(str(sorted((SAMPLE / "detect" / "images").rglob("*.jpg"))[0]))
-    still, watching = CardReader.load(MODELS), CardReader.load(MODELS, watch=True)
+    # the suppression alone: at the input size still photos are looked at (a watched table's is larger, below)
+    still, watching = CardReader.load(MODELS), CardReader.load(MODELS, watch=True, detector_size=640)
     assert (watching.detector.iou, watching.detector.same_card_gap) == (WATCHING["iou"], WATCHING["same_card_gap"])
     assert (still.detector.iou, still.detector.same_card_gap) == (0.7, None)
     few, many = still.detector(frame), watching.detector(frame)
@@ -265,3 +266,18 @@ def test_the_surest_look_is_kept_and_the_photo_as_taken_wins_a_near_tie(monkeypa
         assert detector(frame) is looks[kept]
     with pytest.raises(ValueError, match="shrink factors"):
         CardDetector(MODELS / "detector.pt", shrink=(0.5,))
+
+
+def test_the_detector_input_for_a_watched_table_can_be_chosen_and_a_bad_one_is_refused(tmp_path: Path) -> None:
+    """Review and live look at 960 px by default (``WATCHING``); ``--detector-size`` trades it for speed, and a size
+    the network cannot take is refused with a message naming it."""
+    from vision.models import WATCHING, CardReader
+
+    assert CardReader.load(MODELS, watch=True).detector.imgsz == WATCHING["imgsz"] == 960
+    assert CardReader.load(MODELS).detector.imgsz == 640  # still photos
+    assert CardReader.load(MODELS, watch=True, detector_size=640).detector.imgsz == 640
+    with pytest.raises(ValueError, match="multiple of 32"):
+        CardReader.load(MODELS, watch=True, detector_size=650)
+    game = str(SAMPLE / "game" / "game.mp4")
+    bad = CliRunner().invoke(app, ["review", game, "--out", str(tmp_path / "r"), "--detector-size", "650"])
+    assert bad.exit_code == 2 and "multiple of 32" in bad.stderr and not (tmp_path / "r").exists()

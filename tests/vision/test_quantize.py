@@ -85,3 +85,17 @@ def test_quantizing_with_the_wrong_data_says_what_is_wrong(tmp_path: Path) -> No
     untrained = runner.invoke(app, ["quantize", "detector", "--data", str(SAMPLE / "detect"), "--models",
                                     str(tmp_path)])  # fmt: skip
     assert untrained.exit_code != 0 and "train it first" in untrained.stderr
+    odd_size = runner.invoke(app, ["quantize", "detector", "--data", str(SAMPLE / "detect"), "--imgsz", "1000"])
+    assert odd_size.exit_code != 0 and "multiple of 32" in odd_size.stderr
+    not_detector = runner.invoke(app, ["quantize", "identifier", "--data", str(SAMPLE / "identify"), "--imgsz", "96"])
+    assert not_detector.exit_code != 0 and "only the detector" in not_detector.stderr
+
+
+def test_the_detector_is_quantized_for_the_input_a_watched_table_is_looked_at() -> None:
+    """The int8 detector is made for the shape review and live give a 16:9 frame (and say what it was made for)."""
+    from vision.models import WATCHING, CardReader, network_shape
+    from vision.quantize import _shape
+
+    watching = CardReader.load(MODELS, watch=True).detector
+    assert watching.imgsz == WATCHING["imgsz"] and _shape("detector") == network_shape(720, 1280, watching.imgsz)
+    assert _shape("detector", 640) == (384, 640) and _shape("identifier") == 64
