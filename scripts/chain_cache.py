@@ -129,7 +129,9 @@ def main() -> None:
     ap.add_argument("--tag", default="models", help="names the recording: GAME/cache-TAG.pkl")
     ap.add_argument("--fps", type=float, default=15.0)
     ap.add_argument("--detector-iou", type=float, help="record with this suppression IoU (default: WATCHING)")
-    ap.add_argument("--detector-imgsz", type=int, help="record with the detector at this input size (default 640)")
+    ap.add_argument(
+        "--detector-imgsz", type=int, help="record with the detector at this input size (default: WATCHING's)"
+    )
     ap.add_argument("--same-card", type=float, help="record with this same-card distance (0: none)")
     ap.add_argument("--combine", choices=("max", "sum"), help="record with this pooling of the identifier's views")
     ap.add_argument("--backend", default="auto", help="auto, int8, openvino, onnx or torch")

@@ -153,6 +153,14 @@ EMPTY_CONF = 0.75  # how sure a look that finds nothing counts as, against the m
 AS_TAKEN_BONUS = 0.02  # a shrunk look must be this much surer than the photo as taken to replace it
 
 
+def input_side(side: int) -> int:
+    """``side`` if the detector can take it as its input's longer side (a multiple of its 32 px stride, from 320
+    px, where cards become too small to find); else a ValueError naming it."""
+    if side < 320 or side % 32:
+        raise ValueError(f"the detector's input size must be a multiple of 32 from 320, got {side}")
+    return side
+
+
 @dataclass
 class CardDetector:
     """Finds card faces and backs as oriented quads. An export has a fixed input size, so one is made (and
@@ -357,9 +365,7 @@ class CardReader:
         still photos; ``detector_size``: the detector's input side instead (640 is faster, 960 reads better)."""
         settings = WATCHING if watch else STILL
         if detector_size is not None:
-            if detector_size < 320 or detector_size % 32:
-                raise ValueError(f"the detector's input size must be a multiple of 32 from 320, got {detector_size}")
-            settings = {**settings, "imgsz": detector_size}
+            settings = {**settings, "imgsz": input_side(detector_size)}
         return CardReader(
             CardDetector(models / "detector.pt", backend=backend, **settings),
             CardIdentifier(models / "identifier.pt", backend=backend, combine=combine),

@@ -84,8 +84,15 @@ def quantize(
     input side for a 16:9 frame (default: a watched table's)."""
     if what not in RECIPES:
         raise QuantizeError(f"unknown model {what!r}; known: {', '.join(RECIPES)}")
-    if imgsz is not None and (what != "detector" or imgsz < 32 or imgsz % 32):
-        raise QuantizeError(f"--imgsz {imgsz}: only the detector's, a multiple of 32")
+    if imgsz is not None:
+        from vision.models import input_side
+
+        if what != "detector":
+            raise QuantizeError(f"--imgsz {imgsz}: only the detector's input size can be chosen")
+        try:
+            input_side(imgsz)
+        except ValueError as exc:
+            raise QuantizeError(f"--imgsz: {exc}") from exc
     weights = models_dir / f"{what}.pt"
     if not weights.exists():
         raise QuantizeError(f"{weights} not found: train it first (`demonref train {what} --data DATASET`)")
