@@ -183,6 +183,7 @@ def train(
         **({} if take_last else {"wall_seconds_this_call": round(time.time() - started)}),
         "metrics": results,
         "command": f"demonref train {what} --data {data} --epochs {epochs} --batch {batch} --fraction {fraction} --seed {seed}"
+        + (f" --imgsz {imgsz}" if imgsz else "")
         + (f" --start-from {start_from}" if start_from is not None else ""),
     }
     (models_dir / f"{what}.json").write_text(json.dumps(card, indent=1), encoding="utf-8")

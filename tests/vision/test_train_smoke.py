@@ -27,7 +27,8 @@ def test_detector_trains_one_epoch_offline(tmp_path: Path, no_network: None) -> 
     )
     assert (tmp_path / "models" / "detector.pt").stat().st_size > 100_000
     saved = json.loads((tmp_path / "models" / "detector.json").read_text())
-    assert saved["epochs"] == 1 and "command" in saved and card["metrics"]
+    assert saved["epochs"] == 1 and card["metrics"]
+    assert saved["imgsz"] == 160 and "--imgsz 160" in saved["command"]  # the card's command makes the same run
     # a run the session's end cuts short: its last checkpoint becomes the weights, the card says what was done
     taken = train("detector", data, epochs=3, batch=4, imgsz=160, models_dir=tmp_path / "taken",
                   runs_dir=tmp_path / "runs", take_last=True)  # fmt: skip
