@@ -62,8 +62,12 @@ def record(
     else:
         from vision.models import CardReader
 
-        reader = CardReader.load(models, backend=backend, watch=True, **({"combine": combine} if combine else {}))
-        for k, v in (detector or {}).items():
+        detector = dict(detector or {})
+        size = detector.pop("imgsz", None)  # an export of that size, not of the default one first
+        reader = CardReader.load(
+            models, backend=backend, watch=True, detector_size=size, **({"combine": combine} if combine else {})
+        )
+        for k, v in detector.items():
             setattr(reader.detector, k, v)
         chain, truth, filmed = _chain(game, detect=reader.detector, identify=reader.identifier, frame_rate=rate)
     frames: list[tuple[float, int, tuple[int, ...], list[Seen]]] = []
