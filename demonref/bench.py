@@ -84,7 +84,7 @@ def bench_vision(
     import numpy as np
 
     from referee.simulate import simulate
-    from vision.models import WATCHING, CardDetector, CardIdentifier
+    from vision.models import CardReader
     from vision.synth.render import make_renderer
     from vision.synth.scene import SceneStyle
 
@@ -99,8 +99,8 @@ def bench_vision(
     out: dict[str, float | int | str] = {}
     for backend in backends:
         try:
-            det = CardDetector(backend=backend, **{**WATCHING, "imgsz": detector_size or WATCHING["imgsz"]})
-            ide = CardIdentifier(backend=backend)
+            reader = CardReader.load(backend=backend, watch=True, detector_size=detector_size)
+            det, ide = reader.detector, reader.identifier
         except Exception as exc:  # a backend that cannot load here is reported, not fatal
             out[f"{backend}"] = f"unavailable ({type(exc).__name__})"
             continue

@@ -50,6 +50,7 @@ def record(
     detector: dict[str, Any] | None = None,
     combine: str | None = None,
     backend: str = "auto",
+    detector_size: int | None = None,
 ) -> dict[str, Any]:
     """Reviews ``game`` with the models (None: the oracle's detections from truth.jsonl), keeping what was seen."""
     source = Source.open(game / "game.mp4")
@@ -62,12 +63,14 @@ def record(
     else:
         from vision.models import CardReader
 
-        detector = dict(detector or {})
-        size = detector.pop("imgsz", None)  # an export of that size, not of the default one first
         reader = CardReader.load(
-            models, backend=backend, watch=True, detector_size=size, **({"combine": combine} if combine else {})
+            models,
+            backend=backend,
+            watch=True,
+            detector_size=detector_size,
+            **({"combine": combine} if combine else {}),
         )
-        for k, v in detector.items():
+        for k, v in (detector or {}).items():
             setattr(reader.detector, k, v)
         chain, truth, filmed = _chain(game, detect=reader.detector, identify=reader.identifier, frame_rate=rate)
     frames: list[tuple[float, int, tuple[int, ...], list[Seen]]] = []
@@ -148,11 +151,8 @@ def main() -> None:
             detector: dict[str, Any] = {} if args.detector_iou is None else {"iou": args.detector_iou}
             if args.same_card is not None:
                 detector["same_card_gap"] = args.same_card or None
-            if args.detector_imgsz is not None:
-                detector["imgsz"] = args.detector_imgsz
-            r = record(
-                game, None if args.oracle else args.models, args.tag, args.fps, detector, args.combine, args.backend
-            )
+            r = record(game, None if args.oracle else args.models, args.tag, args.fps, detector, args.combine,
+                       args.backend, args.detector_imgsz)  # fmt: skip
         else:
             r, _ = replay(game, args.tag, arms=not args.no_arms)
         keep = KEEP if args.show else KEEP[:-3]

@@ -62,9 +62,10 @@ def main() -> None:
                 scored = labelled(truths)
                 pairs = match_quads(found, [np.array(t.quad) for t in scored])
                 det.update(tp=len(pairs), fp=len(found) - len(pairs), fn=len(scored) - len(pairs))
+                matched = set(pairs.values())
                 for j, t in enumerate(scored):  # recall of the cards lying clear and of those partly covered
                     part = "clear" if t.visible >= 0.9 else "covered"
-                    det.update({part: 1, f"{part}_found": int(j in pairs.values())})
+                    det.update({part: 1, f"{part}_found": int(j in matched)})
                 truth = Counter(t.card for t in scored if t.card != "back" and t.index_visible)
                 got = Counter(lab for lab, c in zip(found.labels, found.cls, strict=True) if c != BACK)
                 hit, extra, missed = multiset_counts(truth, got)
