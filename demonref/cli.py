@@ -84,7 +84,7 @@ DetectorSizeOpt = Annotated[
     int | None,
     typer.Option(
         min=320,
-        help="The detector's input side in px, a multiple of 32 (default 960; 640 is about a third faster and finds "
+        help="The detector's input side in px, a multiple of 32 (default 896; 640 is about a quarter faster and finds "
         "fewer cards).",
     ),
 ]
@@ -498,7 +498,7 @@ def quantize_cmd(
     models: Annotated[Path, typer.Option(help="Folder of the weights; the export goes to its int8/.")] = Path("models"),
     imgsz: Annotated[
         int | None,
-        typer.Option(help="Detector: the input's longer side (default: as review and live look at a table, 960)."),
+        typer.Option(help="Detector: the input's longer side (default: as review and live look at a table, 896)."),
     ] = None,
 ) -> None:
     """Makes the int8 OpenVINO export of a trained model (about twice as fast on CPUs without AVX-512), used by

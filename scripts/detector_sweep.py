@@ -4,7 +4,7 @@ or the real photos, which stay for evaluation).
 
 python scripts/detector_sweep.py [--frames 20] [--iou 0.7 0.8 0.9] [--conf 0.2 0.35 0.5] [--same-card 0.1 0.14]
 python scripts/detector_sweep.py --quads   # how far the detector's quads lie from cards lying clear
-python scripts/detector_sweep.py --imgsz 960 --iou 0.95 --same-card 0.14 --conf 0.35   # as review looks (and --quads)
+python scripts/detector_sweep.py --imgsz 896 --iou 0.95 --same-card 0.14 --conf 0.35   # as review looks (and --quads)
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def main() -> None:
     ap.add_argument("--same-card", type=float, nargs="*", default=[],
                     help="also: ultralytics' suppression at --iou's last value, then vision.detections.same_card "
                     "at these distances (share of a card, across = along)")  # fmt: skip
-    ap.add_argument("--imgsz", type=int, default=640, help="the detector's input side (the chain's: 960)")
+    ap.add_argument("--imgsz", type=int, default=640, help="the detector's input side (the chain's: 896)")
     ap.add_argument("--quads", action="store_true", help="measure the quads' errors instead (identifier jitter)")
     args = ap.parse_args()
     reader = CardReader.load()

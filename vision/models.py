@@ -141,10 +141,11 @@ def network_shape(height: int, width: int, imgsz: int, stride: int = 32) -> tupl
 # all suits the table model, which takes a column's uppermost card and one reading per place in the middle. On
 # thirteen recorded held-out games (docs/vision.md "Suppression"): fully visible faces read right 0.882 -> 0.924 in
 # lines and 0.837 -> 0.878 in wastes; plays credited right 596 -> 604 of 696; about a tenth slower.
-# A watched table is also looked at with the frame's longer side at 960 px, not 640 (a 720p frame is 544x960 at the
-# network, shrunk 0.75 rather than 0.5): its cards are 1.5 times larger there and their quads lie nearer the card,
-# so fewer corner views show the card beneath (docs/vision.md "Input size").
-WATCH_IMGSZ = 960
+# A watched table is also looked at with the frame's longer side at 896 px, not 640 (a 720p frame is 512x896 at the
+# network, shrunk 0.7 rather than 0.5): its cards are 1.4 times larger there and their quads lie nearer the card,
+# so fewer corner views show the card beneath (docs/vision.md "Input size"; 960, session 43's, read no better on
+# the 66 recorded games and costs more time).
+WATCH_IMGSZ = 896
 WATCHING: dict[str, Any] = {"iou": 0.95, "same_card_gap": 0.14, "shrink": (1.0,), "imgsz": WATCH_IMGSZ}
 # Still photos (``demonref detect``, ``evaluate models``): looked at as taken and shrunk 1.5, 2 and 3 times, the
 # surest kept (``CardDetector.shrink``; measured on held-out renders seen nearer, docs/vision.md).
@@ -362,7 +363,7 @@ class CardReader:
         detector_size: int | None = None,
     ) -> CardReader:
         """The committed models; ``watch``: suppression and input size for watching a table (``WATCHING``), not
-        still photos; ``detector_size``: the detector's input side instead (640 is faster, 960 reads better)."""
+        still photos; ``detector_size``: the detector's input side instead (640 is faster, 896 reads better)."""
         settings = WATCHING if watch else STILL
         if detector_size is not None:
             settings = {**settings, "imgsz": input_side(detector_size)}

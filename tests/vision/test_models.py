@@ -269,11 +269,11 @@ def test_the_surest_look_is_kept_and_the_photo_as_taken_wins_a_near_tie(monkeypa
 
 
 def test_the_detector_input_for_a_watched_table_can_be_chosen_and_a_bad_one_is_refused(tmp_path: Path) -> None:
-    """Review and live look at 960 px by default (``WATCHING``); ``--detector-size`` trades it for speed, and a size
+    """Review and live look at 896 px by default (``WATCHING``); ``--detector-size`` trades it for speed, and a size
     the network cannot take is refused with a message naming it."""
     from vision.models import WATCHING, CardReader
 
-    assert CardReader.load(MODELS, watch=True).detector.imgsz == WATCHING["imgsz"] == 960
+    assert CardReader.load(MODELS, watch=True).detector.imgsz == WATCHING["imgsz"] == 896
     assert CardReader.load(MODELS).detector.imgsz == 640  # still photos
     assert CardReader.load(MODELS, watch=True, detector_size=640).detector.imgsz == 640
     with pytest.raises(ValueError, match="multiple of 32"):
