@@ -307,7 +307,9 @@ class Chain:
         """``round_start``, then the dealt table as the referee's first view (what each player could play)."""
         assert self.calibration is not None
         ids = [p for p, _ in self.players] if self.players else [s.player for s in self.calibration.seats]
-        back = {s.player: s.back for s in self.calibration.seats}
+        # A player's deck is the colour the roster gives it; a seat's colour stands in where the roster has none
+        # (and is what the seat was named by, unless the seats came named in an edited calibration file).
+        back = {s.player: s.back for s in self.calibration.seats} | {p: c for p, c in self.players or () if c}
         specs = tuple(PlayerSpec(pid, self.rules.demon_size, back=back.get(pid)) for pid in ids)
         start = RoundStart(seq=0, t=view.t, rules=self.rules_name, players=specs, options=dict(self.options),
                            extra={"frame": view.frame, "calibration": self.calibration.source})  # fmt: skip
@@ -342,7 +344,11 @@ class Chain:
         self.calibration = self.calibration.with_seats(named)
         blind = [b.player for a, b in zip(seats, named, strict=True) if a.back_bgr is None]
         if blind:
-            self.notes.append(f"no back seen in the seats of {', '.join(blind)}: named by their order at the table")
+            self.notes.append(
+                f"no back seen in the seats of {', '.join(blind)}: named by their order at the table (check them; "
+                "seats named the wrong way round are put right by swapping their players in the saved "
+                "calibration.json and reviewing again with --calibration)"
+            )
         first, *rest = naming.views
         self._begin(first.renamed(self._names))
         for view in rest:

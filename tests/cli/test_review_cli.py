@@ -33,6 +33,35 @@ def test_review_with_the_oracle(tmp_path: Path) -> None:
     assert code == 0 and {p["id"] for p in json.loads(stdout)["players"]} == {p["id"] for p in start["players"]}
 
 
+def test_seats_named_the_wrong_way_round_are_put_right_in_the_calibration_file(tmp_path: Path) -> None:
+    """When the camera names two seats the wrong way round (their stocks unseen, named by table order), the
+    adjudicator swaps their players in the saved calibration.json and reviews again with ``--calibration``: the
+    plays go to the swapped players, and each player keeps the deck colour the roster gives them."""
+    start = json.loads((SAMPLE / "events.jsonl").read_text().splitlines()[0])
+    roster = ",".join(f"{p['id']}:{p['back']}" for p in start["players"])
+    common = ["--players", roster, "--oracle", str(SAMPLE / "truth.jsonl"), "--fps", "15"]
+    code, _, stderr = run("review", str(SAMPLE / "game.mp4"), "--out", str(tmp_path / "first"), *common)
+    assert code == 0, stderr
+
+    def plays(out: Path) -> list[tuple[str, str, str]]:
+        events = [json.loads(line) for line in (out / "events.jsonl").read_text().splitlines()]
+        return [(e["player"], e["card"], e["pile"]) for e in events if e["type"] == "play"]
+
+    first = plays(tmp_path / "first")
+    a, b = sorted({player for player, _, _ in first})[:2]  # two players who both played
+    saved = json.loads((tmp_path / "first" / "calibration.json").read_text())
+    swap = {a: b, b: a}
+    for seat in saved["seats"]:
+        seat["player"] = swap.get(seat["player"], seat["player"])
+    (tmp_path / "table.json").write_text(json.dumps(saved))
+    code, _, stderr = run("review", str(SAMPLE / "game.mp4"), "--out", str(tmp_path / "again"), *common,
+                          "--calibration", str(tmp_path / "table.json"))  # fmt: skip
+    assert code == 0, stderr
+    assert plays(tmp_path / "again") == [(swap.get(p, p), card, pile) for p, card, pile in first]
+    again = json.loads((tmp_path / "again" / "events.jsonl").read_text().splitlines()[0])
+    assert {p["id"]: p["back"] for p in again["players"]} == {p["id"]: p["back"] for p in start["players"]}
+
+
 def test_review_bad_input(tmp_path: Path) -> None:
     code, _, stderr = run("review", str(SAMPLE / "game.mp4"), "--out", str(tmp_path), "--players", "Ann:mauve,Bob:red")
     assert code == 2 and "unknown back colour 'mauve'" in stderr
