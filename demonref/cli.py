@@ -835,13 +835,15 @@ def live_cmd(
         console.print(f"{event.t:7.1f}s  {dumps(event)}", highlight=False, soft_wrap=True)
 
     try:
-        _, stats = run_live(src, out, rules=rules, options=table_rules.to_options(), players=roster,
+        chain, stats = run_live(src, out, rules=rules, options=table_rules.to_options(), players=roster,
                                 calibration=cal, reader=reader, outbox=outbox, pictures=pictures, process_fps=fps,
                                 pace=not src.live, on_event=show)  # fmt: skip
     except CaptureError as exc:
         fail(f"{exc} (the round so far is in {out}/events.jsonl)")
     console.print(f"processed {stats.processed} of {stats.frames} frames ({stats.fps:.1f}/s); log in {out}/events.jsonl",
                   highlight=False)  # fmt: skip
+    for note in chain.notes:
+        err.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
     _note_falling_behind(stats)
     if outbox is not None and outbox.last_error:
         err.print(f"[yellow]note:[/] not everything reached {server} ({outbox.last_error}); it stays in {out}/outbox.jsonl",

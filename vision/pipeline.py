@@ -351,6 +351,13 @@ class Chain:
             )
         first, *rest = naming.views
         self._begin(first.renamed(self._names))
+        if blind:  # in the log too, so the dashboard shows it as the round starts and the record keeps it
+            seq = self.recon.next_seq
+            why = (f"no back seen in the seats of {', '.join(blind)}: named by their order at the table, so they may "
+                   "be the wrong way round; check who sits where")  # fmt: skip
+            self._emit(Correction(seq=seq, t=first.t, action="note", by="camera", reason=why,
+                                  extra={"frame": first.frame}), first.frame)  # fmt: skip
+            self.recon = replace(self.recon, next_seq=seq + 1)
         for view in rest:
             self._step(view.renamed(self._names))
 

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.events import Event, RoundEnd, RoundStart, read_log
+from referee.events import Correction, Event, RoundEnd, RoundStart, read_log
 from referee.game import replay
 from vision.e2e import compare, evaluate_game
 from vision.oracle import oracle_detections
@@ -221,6 +221,13 @@ def test_seats_with_no_back_seen_before_the_film_ends_are_named_in_table_order_a
     chain = _oracle_run([(p.id, p.back) for p in start.players], hide_backs_until=99.0)
     assert isinstance(chain.events[0], RoundStart) and isinstance(chain.events[-1], RoundEnd)
     assert any("named by their order at the table" in n for n in chain.notes)
+    # The log says so too, as the round starts (the dashboard shows it live), and the referee takes it as it is.
+    note = chain.events[1]
+    assert isinstance(note, Correction) and (note.action, note.by) == ("note", "camera")
+    assert "named by their order at the table" in note.reason and all(p.id in note.reason for p in start.players)
+    seqs = [e.seq for e in chain.events]
+    assert seqs == sorted(set(seqs))
+    assert replay(chain.events).flags == replay([e for e in chain.events if e is not note]).flags
 
 
 def test_a_score_not_exact_says_which_of_its_parts_is_off() -> None:
