@@ -65,6 +65,13 @@ SETTLE_WINDOW = 5
 SEAT_FRAMES = 3  # processed frames the dealt table must lie still before seats are taken
 NAMING_WAIT_S = 20.0  # film seconds the round's events wait for a back in each seat that showed none at the start
 NAMING_SIGHTINGS = 5  # processed frames with a back seen in such a seat before its colour is taken
+# Out is inferred for a player whose demon is counted and seen empty once the whole middle has lain unchanged this
+# long (film seconds): play stops when Out is called, but a player need not call at once (RULES.md), and while
+# they or the others play on, a pause of a few frames between plays is no call (e2e-s57/game02, oracle: p4's demon
+# emptied at 41.6 s, Out called at 43.5 s; inferred at 41.8 s, p2's QH and a 4C conflict after it were flagged as
+# late plays). Replayed on the 78 games recorded with the oracle and four full rounds (session 44): false late-play
+# flags 4 -> 0, injected late plays (0.5 s after a call) all still flagged.
+OUT_STILL_S = 0.9
 # Verdicts that leave a play's card off its foundation in the rules' record though it lies there on the table.
 REFUSED = frozenset({WRONG_SUIT, WRONG_RANK, NOT_AN_ACE, DUPLICATE_CARD, NOT_PLAYABLE})
 
@@ -169,6 +176,7 @@ class Chain:
         self._still = 0
         self._last_key: object = None
         self._run = 0
+        self._still_since = 0.0  # when the whole middle last changed (for Out)
         self._settled = SettledPiles()
         self.processed = 0
         self.notes: list[str] = []
@@ -241,9 +249,7 @@ class Chain:
             if self.model is None:
                 return []
         view = self.model.view(t, frame, self.seen)
-        key = tuple((p.id, p.top) for p in view.foundations)
-        self._run = self._run + 1 if key == self._last_key else 1  # the whole middle unchanged (for Out)
-        self._last_key = key
+        self._watch_middle(view)
         view = replace(view, foundations=self._settled.update(view.foundations), settled=True)
         if self._naming is not None:
             self._naming.views.append(view)
@@ -264,10 +270,23 @@ class Chain:
         self._call_out(view, view.frame)
         self.last_view = view
 
+    def _watch_middle(self, view: TableView) -> None:
+        """How long the whole middle (every foundation's top as seen) has lain unchanged, for Out."""
+        key = tuple((p.id, p.top) for p in view.foundations)
+        self._run = self._run + 1 if key == self._last_key else 1
+        if key != self._last_key:
+            self._still_since = view.t
+        self._last_key = key
+
     def _call_out(self, view: TableView, frame: int) -> None:
-        """Out, as it happens, for a player whose demon the referee counts as empty and the camera sees empty
-        (so plays after it are judged late); one Out a round."""
-        if self._run < SETTLE_FRAMES or any(isinstance(e, Out) for e in self.events):
+        """Out, as it happens, for a player whose demon the referee counts as empty and the camera sees empty,
+        once play has stopped (the middle unchanged ``OUT_STILL_S``), so plays after it are judged late; one Out a
+        round."""
+        if (
+            self._run < SETTLE_FRAMES
+            or view.t - self._still_since < OUT_STILL_S
+            or any(isinstance(e, Out) for e in self.events)
+        ):
             return
         for pv in view.players:
             player = self.state.players.get(pv.id)

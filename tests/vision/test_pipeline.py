@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from referee.cards import Card
-from referee.events import Correction, Play, PlayerSpec, RoundStart
-from vision.pipeline import Chain
+from referee.events import Correction, Out, Play, PlayerSpec, RoundStart
+from referee.tableview import PileView, PlayerView, TableView
+from vision.pipeline import OUT_STILL_S, Chain
 
 
 def test_a_play_the_rules_accept_after_a_correction_leaves_its_pile_trusted_again() -> None:
@@ -30,3 +33,31 @@ def test_a_correction_leaves_a_play_the_rules_still_refuse_suspect() -> None:
     chain._emit(Play(seq=3, t=2.5, player="b", card=Card.parse("AH"), pile="f3", source="waste"), 75)
     chain._emit(Correction(seq=4, t=3.0, action="fix-card", by="camera", target=3, card=Card.parse("AD")), 90)
     assert chain.recon.suspect_play.get("f2") == 2  # still a's second AS
+
+
+def _middle(t: float, top: str, *, demon: str | None = None) -> TableView:
+    """The table at ``t``: one pile showing ``top``; a's demon seen empty, b's showing ``demon``."""
+    pile = PileView("f1", 0.0, 0.0, Card.parse(top), 1.0)
+    players = (PlayerView("a", None), PlayerView("b", Card.parse(demon) if demon else None))
+    return TableView(t, round(t * 15), (pile,), players)
+
+
+def test_out_waits_for_play_to_stop_after_a_demon_empties() -> None:
+    """A player whose demon is empty need not call Out at once (RULES.md): while play goes on, with pauses of a few
+    frames between cards, no Out is inferred; once the middle lies still ``OUT_STILL_S``, it is (e2e-s57/game02,
+    oracle: an Out inferred 0.2 s after the demon emptied made two later plays "late")."""
+    chain = Chain("racing-demon", {}, [("a", "red"), ("b", "blue")], arms=None)
+    players = (PlayerSpec("a", 13, back="red"), PlayerSpec("b", 13, back="blue"))
+    chain._emit(RoundStart(seq=0, t=0.0, rules="racing-demon", players=players), 0)
+    chain._emit(Correction(seq=1, t=0.0, action="set-demon", by="camera", player="a", demon=0), 0)
+    chain.recon = replace(chain.recon, next_seq=2)
+    tops = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S"]  # b lands a card every 0.4 s, then play stops
+    frames = [_middle(k / 15, tops[min(k // 6, len(tops) - 1)], demon="9H") for k in range(60)]
+    outs = []
+    for view in frames:
+        chain._watch_middle(view)
+        chain._call_out(view, view.frame)
+        outs += [e for e in chain.events if isinstance(e, Out) and e not in outs]
+    assert len(outs) == 1 and outs[0].player == "a"
+    last_change = 7 * 6 / 15  # the 8S, the last card to land
+    assert outs[0].t >= last_change + OUT_STILL_S - 1e-9
