@@ -46,10 +46,15 @@ def error(message: str) -> None:
     err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
 
 
+def _note(text: str) -> None:
+    """A note on stderr: something the user should know about a run that still succeeded."""
+    err.print(f"[yellow]note:[/] {text}", highlight=False, soft_wrap=True)
+
+
 def _note_falling_behind(stats: LiveStats) -> None:
     """Live and demo: say so when frames were lost because the machine could not keep up."""
     if behind := stats.falling_behind():
-        err.print(f"[yellow]note:[/] {behind}", highlight=False, soft_wrap=True)
+        _note(behind)
 
 
 def fail(message: str) -> NoReturn:
@@ -781,7 +786,7 @@ def review_cmd(
         except (CaptureError, ReviewError) as exc:
             fail(str(exc))
     for note in result.notes:
-        err.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
+        _note(note)
     plays = sum(1 for e in result.events if type(e).__name__ == "Play")
     flags = len(result.chain.flags) if result.chain else 0
     console.print(f"{video}: {plays} plays, {flags} flags over {result.seconds:.1f} s; wrote {out}/events.jsonl, "
@@ -843,11 +848,10 @@ def live_cmd(
     console.print(f"processed {stats.processed} of {stats.frames} frames ({stats.fps:.1f}/s); log in {out}/events.jsonl",
                   highlight=False)  # fmt: skip
     for note in chain.notes:
-        err.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
+        _note(note)
     _note_falling_behind(stats)
     if outbox is not None and outbox.last_error:
-        err.print(f"[yellow]note:[/] not everything reached {server} ({outbox.last_error}); it stays in {out}/outbox.jsonl",
-                  highlight=False, soft_wrap=True)  # fmt: skip
+        _note(f"not everything reached {server} ({outbox.last_error}); it stays in {out}/outbox.jsonl")
 
 
 @app.command("calibrate")

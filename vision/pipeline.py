@@ -292,10 +292,15 @@ class Chain:
             player = self.state.players.get(pv.id)
             if player is None or pv.occluded or pv.demon_top is not None or player.demon_left > 0:
                 continue
-            seq = self.recon.next_seq
-            self._emit(Out(seq=seq, t=view.t, player=pv.id, extra={"inferred": True, "frame": frame}), frame)
-            self.recon = replace(self.recon, next_seq=seq + 1)
+            self._emit(Out(seq=self._take_seq(), t=view.t, player=pv.id, extra={"inferred": True, "frame": frame}),
+                       frame)  # fmt: skip
             return
+
+    def _take_seq(self) -> int:
+        """The next seq, for an event the chain logs itself rather than the reconstruction (Out, a note)."""
+        seq = self.recon.next_seq
+        self.recon = replace(self.recon, next_seq=seq + 1)
+        return seq
 
     def _try_start(self, t: float, frame: int) -> None:
         faces = [s for s in self.seen if not s.back and s.card is not None]
@@ -362,21 +367,18 @@ class Chain:
         self._names = {a.player: b.player for a, b in zip(seats, named, strict=True) if a.player != b.player}
         self.calibration = self.calibration.with_seats(named)
         blind = [b.player for a, b in zip(seats, named, strict=True) if a.back_bgr is None]
+        said = f"no back seen in the seats of {', '.join(blind)}: named by their order at the table"
         if blind:
             self.notes.append(
-                f"no back seen in the seats of {', '.join(blind)}: named by their order at the table (check them; "
-                "seats named the wrong way round are put right by swapping their players in the saved "
-                "calibration.json and reviewing again with --calibration)"
+                f"{said} (check them; seats named the wrong way round are put right by swapping their players in the "
+                "saved calibration.json and reviewing again with --calibration)"
             )
         first, *rest = naming.views
         self._begin(first.renamed(self._names))
         if blind:  # in the log too, so the dashboard shows it as the round starts and the record keeps it
-            seq = self.recon.next_seq
-            why = (f"no back seen in the seats of {', '.join(blind)}: named by their order at the table, so they may "
-                   "be the wrong way round; check who sits where")  # fmt: skip
-            self._emit(Correction(seq=seq, t=first.t, action="note", by="camera", reason=why,
+            why = f"{said}, so they may be the wrong way round; check who sits where"
+            self._emit(Correction(seq=self._take_seq(), t=first.t, action="note", by="camera", reason=why,
                                   extra={"frame": first.frame}), first.frame)  # fmt: skip
-            self.recon = replace(self.recon, next_seq=seq + 1)
         for view in rest:
             self._step(view.renamed(self._names))
 
