@@ -133,6 +133,9 @@ class ReconState:
     decoded_from: Mapping[str, tuple[int, Card, float]] = field(default_factory=dict)
     # pile -> one of the cards inferred under its top that it reads as now (``undo_jump``), since when, how surely at best
     lowered: Mapping[str, tuple[Card, float, float]] = field(default_factory=dict)
+    # (card, player) -> since when the copy last logged as a conflict's second, taken back, has lain in that player's
+    # area: one copy taken back came off one pile, however many views show it there
+    returned: Mapping[tuple[Card, str], float] = field(default_factory=dict)
 
 
 FLICKER_SECONDS = 0.3  # a card seen at a place once, its place showing the card before it again within this
@@ -277,6 +280,7 @@ CARRY_SECONDS = 1.5
 # hides it from a view or two (s10/game02: at 0.5 s that copy was never "back", and the play went to the wrong
 # deck).
 STEADY_SECONDS = 0.2
+TIME_EPS = 1e-6  # view times are sums of frame periods: four views 1/15 s apart span 0.2 s give or take rounding
 # One copy of a card that lay in view steadily (LAID_SECONDS) and was last seen this shortly before the card landed
 # is as good a witness as an arm seen over the pile, which may be reaching for a pile beside it (e2e-s28/game01,
 # oracle: p4's AD left its waste 0.5 s before it landed, and p1's arm, on its way to the next pile, was the only one
@@ -449,7 +453,7 @@ def _left_steadily(
 def _steady_since(seen: Sighting | None, place: str, t: float) -> float | None:
     """Since when every view of the area has shown the card of sighting ``seen`` at ``place``, if that is
     ``STEADY_SECONDS`` or more by ``t``: a reading there for a view or two is not the card lying there."""
-    if seen is None or seen.place != place or seen.run is None or t - seen.run < STEADY_SECONDS:
+    if seen is None or seen.place != place or seen.run is None or t - seen.run < STEADY_SECONDS - TIME_EPS:
         return None
     return seen.run
 
@@ -889,12 +893,19 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             demon_left[pid] = demon_left.get(pid, frozenset()) | {c}
 
     returned_now: set[tuple[Card, str]] = set()  # one copy back in its area was taken back off one pile
+    returned = dict(state.returned)
 
     def log_returned(key: str, card: Card, who: str, t0: float, source: str | None) -> None:
         nonlocal seq
+        back = shows(who, card)
+        lying = back[1] if back is not None else None
+        if lying is not None and state.returned.get((card, who)) == lying:
+            return  # that copy was already logged taken back off another pile (e2e-s37/game02, oracle)
         if (key, card, who) not in doubles and (card, who) not in returned_now:
             doubles.add((key, card, who))
             returned_now.add((card, who))
+            if lying is not None:
+                returned[(card, who)] = lying
             events.append(_returned(seq, key, card, who, t0, source, view.frame))
             seq += 1
 
@@ -1573,6 +1584,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         unlogged,
         decoded_from,
         lowered,
+        returned,
     ), events
 
 

@@ -525,8 +525,12 @@ class TableModel:
                 # A column's top last time that is seen over a card covered there till now, which shows on top again,
                 # is being lifted off, not covered (e2e-s28/game00, oracle: p1's 4C, lifted from its 5D as two other
                 # 4Cs went, was taken for covered, so the pile's 4C went to a loser of the conflict).
-                was, self._tops[(seat.player, column)] = self._tops.get((seat.player, column)), top
+                # While cards are lifted off one after another (a hand over the column shows a card deeper down a
+                # moment), the top they are lifted from stays the one before the lifting began.
+                was = self._tops.get((seat.player, column))
                 lifting = top is not None and str(top) in buried
+                if not lifting:
+                    self._tops[(seat.player, column)] = top
                 buried.update({s.card: t for s, _ in items if s.card is not None and _card(s.card) != top
                                and not (lifting and _card(s.card) == was)})  # fmt: skip
             shown = {str(c) for c in pv.playable()}
@@ -571,8 +575,12 @@ class TableModel:
                 groups.append([item])
         views: list[tuple[_Pile, PileView]] = []
         free = list(self.piles)
-        for g in groups:
-            centre = np.mean([p for _, p in g], axis=0)
+        # Groups lying where a known pile lies are matched first, so that a card put down elsewhere is not taken for
+        # a pile carried off there while that pile still shows in its place (a 2S put down apart from the AS pile
+        # it would continue).
+        centres = [np.mean([p for _, p in g], axis=0) for g in groups]
+        placed = [any(np.linalg.norm(p.xy - c) < PILE_RADIUS_MM for p in self.piles) for c in centres]
+        for g, centre, _ in sorted(zip(groups, centres, placed, strict=True), key=lambda it: not it[2]):
             # The top is the highest card; of equal ones (two decks' same card, a conflict) the first to arrive.
             # A reading the identifier itself gives little chance is no evidence of which card lies there.
             read = [it for it in g if it[0].conf >= MIN_READ]

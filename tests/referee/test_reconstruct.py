@@ -730,6 +730,47 @@ def test_a_credited_copy_seen_back_in_its_area_was_a_conflicts_second() -> None:
     assert second.t == 1 and second.seq > fix.seq  # logged as landing when it was first credited
 
 
+def test_a_second_copy_back_for_four_views_a_fifteenth_of_a_second_apart_lay_there_steadily() -> None:
+    """a's 2S lands on s; b's demon 2S was lifted as it landed and shows on b's demon again two seconds later for
+    four views, 0.2 s, before b ladders it: a conflict's second copy, taken back (r-f61/game01, oracle: the chain's
+    view times, sums of 1/15 s, made those four views span a hair under 0.2 s, and the conflict went unflagged)."""
+    landed = PileView("s", 0.0, 0.0, C("2S"), 0.9, (), "a")
+    at = [
+        *[(n, pile("s", "AS"), pv("a", None, ("2S",)), pv("b", "2S")) for n in range(3)],
+        *[(n, pile("s", "AS"), pv("a", None, (None,)), pv("b", "2S")) for n in range(3, 10)],
+        *[(n, pile("s", "AS"), pv("a", None, (None,)), pv("b", None)) for n in range(10, 13)],
+        *[(n, landed, pv("a", None, (None,)), pv("b", None)) for n in range(13, 50)],
+        *[(n, pile("s", "2S"), pv("a", None, (None,)), pv("b", "2S")) for n in range(50, 54)],
+        *[(n, pile("s", "2S"), pv("a", None, (None,)), pv("b", "9C", ("2S",))) for n in range(54, 70)],
+    ]
+    assert (53 / 15) - (50 / 15) < 0.2  # the rounding this is about
+    events = reconstruct([TableView(n / 15, n, (p,), (a, b)) for n, p, a, b in at])
+    assert [(s[1], s[2]) for s in plays(events)] == [("a", "2S"), ("b", "2S")]
+    second = [e for e in events if isinstance(e, Play)][1]
+    assert second.t == 13 / 15 and second.extra.get("returned")
+
+
+def test_one_copy_taken_back_is_a_conflicts_second_on_one_pile_only() -> None:
+    """a's AS starts s and b's AS starts t; c's AS left c's line as both landed and lies there again a second later.
+    c put it down on one of the two and took it back: one conflict's second, logged once, not on both piles
+    (e2e-s37/game02, oracle: logged on f1, then on f2 a view later)."""
+    s_by_a = PileView("s", 0.0, 0.0, C("AS"), 0.9, (), "a")
+    t_by_b = PileView("t", 200.0, 0.0, C("AS"), 0.9, (), "b")
+    a, b, c = (lambda x: pv("a", None, (x,))), (lambda x: pv("b", x)), (lambda x: pv("c", None, ("9D", x)))
+    views = [
+        view(0.0, (), a("AS"), b("AS"), c("AS")),
+        view(0.5, (), a(None), b("AS"), c(None)),
+        view(0.7, (s_by_a,), a(None), b("AS"), c(None)),
+        view(0.8, (s_by_a,), a(None), b(None), c(None)),
+        view(1.0, (s_by_a, t_by_b), a(None), b(None), c(None)),
+        *[view(t, (pile("s", "AS"), pile("t", "AS")), a(None), b(None), c("AS")) for t in (2.5, 2.6, 2.7, 2.8, 2.9)],
+    ]
+    events = reconstruct(views)
+    returned = [(e.player, e.pile) for e in events if isinstance(e, Play) and e.extra.get("returned")]
+    assert returned in ([("c", "s")], [("c", "t")])
+    assert [(p[1], p[3]) for p in plays(events) if p[1] != "c"] == [("a", "s"), ("b", "t")]
+
+
 def test_a_credited_copy_back_goes_to_the_other_deck_whose_copy_left_as_it_landed() -> None:
     """a's 9S left a's line a second before the 9S landed, b's just before it with b's arm over the pile: credited to
     b. b's copy shows in b's line again: the play was a's, not c's, whose 9S went under a new waste card two seconds

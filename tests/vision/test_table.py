@@ -112,6 +112,20 @@ def test_piles_keep_their_ids_and_a_carried_off_pile_keeps_its_own() -> None:
     assert len({p.id for p in v4.foundations} | set(ids.values())) == 3
 
 
+def test_a_card_put_down_apart_from_the_pile_it_would_continue_is_a_new_pile_while_that_pile_shows() -> None:
+    seen = dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "blue") + dealt_row(
+        -math.pi / 2, ["QH", "9C", "8D", "7S", "6H"], "red"
+    )
+    model = TableModel(IDENTITY.with_seats(find_seats(IDENTITY, seen, line_size=4)), line_size=4)
+    v1 = model.view(0.0, 1, [card_at(450, 500, "AS")])
+    # A 2S (a not-an-ace to be refused) put down far from the AS pile, which still lies in view: the 2S is read
+    # first, yet the AS pile has not been carried off there.
+    v2 = model.view(1.0, 2, [card_at(650, 420, "2S"), card_at(450, 500, "AS")])
+    tops = {str(p.top): p.id for p in v2.foundations}
+    assert tops["AS"] == v1.foundations[0].id
+    assert tops["2S"] != tops["AS"]
+
+
 def two_players() -> TableModel:
     seen = dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "blue") + dealt_row(
         -math.pi / 2, ["QH", "9C", "8D", "7S", "6H"], "red"
@@ -403,6 +417,28 @@ def test_a_card_lifted_off_the_one_it_covered_is_not_reported_buried() -> None:
     rising = tracked(card_at(x - toward[0] * 12, y - toward[1] * 12, "3C"), 78)  # a new track as it moves
     red_view = model.view(0.3, 4, [*rest, blue_two, red_two, rising, ace]).player("red")
     assert red_view is not None and red_view.line[0] == Card.parse("2H") and red_view.buried == ()
+
+
+def test_a_card_lifted_while_a_hand_shows_a_deeper_card_a_moment_is_not_reported_buried() -> None:
+    """Red's line runs 2H, 3C, 9D (the 9D on top). As the 9D is picked up, the hand over the column lets only the
+    2H show for a frame, then the 3C shows on top again while the 9D, still in the hand, is seen nearer the line's
+    start: the 9D is being lifted, not covered (r-f61/game01, oracle: such a card taken for covered, the conflict's
+    second copy it was, put down and taken back, went unflagged)."""
+    model, rest, ace, blue_two, red_two = both_with_2h()
+    x, y = red_two.centre()
+    red = next(s for s in model.calibration.seats if s.player == "red")
+    toward = np.asarray(red.down)
+    three = tracked(card_at(x + toward[0] * 21, y + toward[1] * 21, "3C"), 77)
+    nine = tracked(card_at(x + toward[0] * 42, y + toward[1] * 42, "9D"), 78)
+    model.view(0.1, 2, [*rest, blue_two, red_two, three, nine, ace])
+    dealt = model.view(0.2, 3, [*rest, blue_two, red_two, three, nine, ace]).player("red")
+    assert dealt is not None and dealt.line[0] == Card.parse("9D")
+    assert set(dealt.buried) == {Card.parse("2H"), Card.parse("3C")}
+    model.view(0.3, 4, [*rest, blue_two, red_two, ace])  # the hand hides the 3C and the 9D a moment
+    rising = tracked(card_at(x - toward[0] * 12, y - toward[1] * 12, "9D"), 79)
+    red_view = model.view(0.4, 5, [*rest, blue_two, red_two, three, rising, ace]).player("red")
+    assert red_view is not None and red_view.line[0] == Card.parse("3C")
+    assert Card.parse("9D") not in red_view.buried
 
 
 def test_a_covered_copy_that_goes_unseen_was_not_lifted() -> None:
