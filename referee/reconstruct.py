@@ -136,6 +136,9 @@ class ReconState:
     # (card, player) -> since when the copy last logged as a conflict's second, taken back, has lain in that player's
     # area: one copy taken back came off one pile, however many views show it there
     returned: Mapping[tuple[Card, str], float] = field(default_factory=dict)
+    # (card, player) -> when that player's copy, refused by the rules on a pile, was taken back off it: its showing in
+    # their area again since is that copy home, not a conflict's second taken back off another pile
+    taken_home: Mapping[tuple[Card, str], float] = field(default_factory=dict)
 
 
 FLICKER_SECONDS = 0.3  # a card seen at a place once, its place showing the card before it again within this
@@ -612,11 +615,14 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     credited = [c for c in state.credited if view.t - c.t <= RETURN_SECONDS]
     late_flips: dict[str, Card] = {}  # player -> a demon card played before its flip was committed
 
+    taken_home = dict(state.taken_home)
+
     def taken_back(key: str) -> None:
         """The suspect top of pile ``key`` went back to its owner, who may play it again."""
         who, card = top_by.get(key), tops.get(key)
         if who is not None and card is not None:
             played[who] = played.get(who, frozenset()) - {card}
+            taken_home[(card, who)] = view.t
         del suspect[key]
         suspect_play.pop(key, None)
 
@@ -901,6 +907,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         lying = back[1] if back is not None else None
         if lying is not None and state.returned.get((card, who)) == lying:
             return  # that copy was already logged taken back off another pile (e2e-s37/game02, oracle)
+        if taken_home.get((card, who), -math.inf) >= t0:
+            return  # that copy was refused on another pile since and taken back from there (e2e-s36/game01, oracle)
         if (key, card, who) not in doubles and (card, who) not in returned_now:
             doubles.add((key, card, who))
             returned_now.add((card, who))
@@ -1585,6 +1593,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         decoded_from,
         lowered,
         returned,
+        taken_home,
     ), events
 
 

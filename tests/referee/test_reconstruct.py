@@ -771,6 +771,26 @@ def test_one_copy_taken_back_is_a_conflicts_second_on_one_pile_only() -> None:
     assert [(p[1], p[3]) for p in plays(events) if p[1] != "c"] == [("a", "s"), ("b", "t")]
 
 
+def test_a_copy_refused_on_another_pile_and_taken_back_is_no_conflicts_second() -> None:
+    """a's 3D lands on the 2D pile s as b's 3D leaves b's line; b's 3D lands on the 2S pile h (wrong suit) and is
+    taken back, and b's line shows it again: that copy came home from h, not off s (e2e-s36/game01, oracle: b's
+    copy was logged as a conflict's second on s as well as refused on h)."""
+    s_by_a = PileView("s", 0.0, 0.0, C("3D"), 0.9, (), "a")
+    h_by_b = PileView("h", 200.0, 0.0, C("3D"), 0.9, (), "b")
+    a, b = (lambda x: pv("a", None, (x,))), (lambda x: pv("b", None, ("9C", x)))
+    views = [
+        view(0.0, (pile("s", "2D"), pile("h", "2S")), a("3D"), b("3D")),
+        view(0.5, (pile("s", "2D"), pile("h", "2S")), a(None), b(None)),
+        view(0.7, (s_by_a, pile("h", "2S")), a(None), b(None)),
+        *[view(t, (s_by_a, h_by_b), a(None), b(None)) for t in (1.0, 1.5, 2.0, 2.5, 3.0)],
+        view(3.5, (pile("s", "3D"), pile("h", "2S")), a(None), b(None)),
+        *[view(t, (pile("s", "3D"), pile("h", "2S")), a(None), b("3D")) for t in (4.0, 4.1, 4.2, 4.3, 4.4)],
+    ]
+    events = reconstruct(views)
+    assert [(p[1], p[2], p[3]) for p in plays(events)] == [("a", "3D", "s"), ("b", "3D", "h")]
+    assert not [e for e in events if isinstance(e, Play) and e.extra.get("returned")]
+
+
 def test_a_credited_copy_back_goes_to_the_other_deck_whose_copy_left_as_it_landed() -> None:
     """a's 9S left a's line a second before the 9S landed, b's just before it with b's arm over the pile: credited to
     b. b's copy shows in b's line again: the play was a's, not c's, whose 9S went under a new waste card two seconds
