@@ -177,6 +177,7 @@ class Chain:
         self._last_key: object = None
         self._run = 0
         self._still_since = 0.0  # when the whole middle last changed (for Out)
+        self._middle: dict[str, Card | None] = {}  # each pile's top as last seen (for Out)
         self._settled = SettledPiles()
         self.processed = 0
         self.notes: list[str] = []
@@ -272,7 +273,12 @@ class Chain:
 
     def _watch_middle(self, view: TableView) -> None:
         """How long the whole middle (every foundation's top as seen) has lain unchanged, for Out."""
-        key = tuple((p.id, p.top) for p in view.foundations)
+        # A pile unseen a moment (a hand over it, a reading dropped) keeps its top: only a new top or a new pile is a
+        # change (with real models some pile drops out every few frames, and the middle was never still).
+        middle = dict(self._middle)
+        middle.update({p.id: p.top for p in view.foundations if p.top is not None})
+        self._middle = middle
+        key = tuple(sorted((pid, str(top)) for pid, top in middle.items()))
         self._run = self._run + 1 if key == self._last_key else 1
         if key != self._last_key:
             self._still_since = view.t
