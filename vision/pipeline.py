@@ -174,10 +174,9 @@ class Chain:
         self.seen: list[Seen] = []
         self.last_view: TableView | None = None
         self._still = 0
-        self._last_key: object = None
-        self._run = 0
+        self._run = 0  # processed views the whole middle has lain unchanged (for Out)
         self._still_since = 0.0  # when the whole middle last changed (for Out)
-        self._middle: dict[str, Card | None] = {}  # each pile's top as last seen (for Out)
+        self._middle: dict[str, Card] = {}  # each pile's top as last seen (for Out)
         self._settled = SettledPiles()
         self.processed = 0
         self.notes: list[str] = []
@@ -275,14 +274,12 @@ class Chain:
         """How long the whole middle (every foundation's top as seen) has lain unchanged, for Out."""
         # A pile unseen a moment (a hand over it, a reading dropped) keeps its top: only a new top or a new pile is a
         # change (with real models some pile drops out every few frames, and the middle was never still).
-        middle = dict(self._middle)
-        middle.update({p.id: p.top for p in view.foundations if p.top is not None})
-        self._middle = middle
-        key = tuple(sorted((pid, str(top)) for pid, top in middle.items()))
-        self._run = self._run + 1 if key == self._last_key else 1
-        if key != self._last_key:
+        seen = {p.id: p.top for p in view.foundations if p.top is not None}
+        changed = self._run == 0 or any(self._middle.get(pid) != top for pid, top in seen.items())
+        self._middle.update(seen)
+        self._run = 1 if changed else self._run + 1
+        if changed:
             self._still_since = view.t
-        self._last_key = key
 
     def _call_out(self, view: TableView, frame: int) -> None:
         """Out, as it happens, for a player whose demon the referee counts as empty and the camera sees empty,

@@ -579,8 +579,11 @@ class TableModel:
         # a pile carried off there while that pile still shows in its place (a 2S put down apart from the AS pile
         # it would continue).
         centres = [np.mean([p for _, p in g], axis=0) for g in groups]
-        placed = [any(np.linalg.norm(p.xy - c) < PILE_RADIUS_MM for p in self.piles) for c in centres]
-        for g, centre, _ in sorted(zip(groups, centres, placed, strict=True), key=lambda it: not it[2]):
+
+        def apart(c: np.ndarray) -> bool:
+            return all(np.linalg.norm(p.xy - c) >= PILE_RADIUS_MM for p in self.piles)
+
+        for g, centre in sorted(zip(groups, centres, strict=True), key=lambda gc: apart(gc[1])):
             # The top is the highest card; of equal ones (two decks' same card, a conflict) the first to arrive.
             # A reading the identifier itself gives little chance is no evidence of which card lies there.
             read = [it for it in g if it[0].conf >= MIN_READ]
