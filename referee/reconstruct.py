@@ -190,7 +190,11 @@ def _consistent(top: Card | None, pile: PileView, vanished: Callable[[Card], boo
     landed: an illegal play for the rules to judge); a candidate whose card vanished (with ``CANDIDATE_MIN`` of
     the identifier's probability when the reading continues the pile too: an Ace of one suit read as another's,
     e2e-s37/game01) is taken over a reading whose card did not; otherwise a candidate needs ``CANDIDATE_MIN`` and
-    the reading must not continue the pile."""
+    the reading must not continue the pile. On a new pile, a candidate seen leaving an area whose lower cards all
+    vanished too (an Ace covered by its 2 before the pile lay still: ``_new_cards``) is taken over a reading that
+    starts no pile even so (e2e-s39/game00, real models: p4's AS lay 0.3 s before p2's 2S, read "2C" at 0.64 and
+    2S at 0.35, covered it, and p2's line had read the 2S as a 2C too; the pile was never logged and twelve spades
+    were lost)."""
     read = pile.top
     if read is None:
         return None
@@ -207,6 +211,10 @@ def _consistent(top: Card | None, pile: PileView, vanished: Callable[[Card], boo
         sure = p >= CANDIDATE_MIN
         if (left and not read_left and (sure or not lawful)) or (not lawful and left == read_left and sure):
             return card
+    if top is None and len(_new_cards(None, read, vanished)) == 1:
+        for card, p in pile.candidates:
+            if p >= CANDIDATE_MIN and vanished(card) and len(_new_cards(None, card, vanished)) > 1:
+                return card
     return read
 
 
@@ -626,12 +634,23 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         del suspect[key]
         suspect_play.pop(key, None)
 
-    def fix_card(target: int, card: Card, right: Card, who: str | None, reason: str) -> None:
+    def fix_card(target: int, card: Card, right: Card, who: str | None, reason: str) -> str | None:
         """The play ``target``, logged as ``card``, was ``right``, misread: a ``fix-card`` by the camera; who played
-        it stays credited, with the right card."""
-        nonlocal seq
+        it stays credited, with the right card, unless that deck put the ``right`` card down already: a deck has one,
+        so the credit was wrong and the play is unassigned (e2e-s35/game01, real models: p2 credited with an AC on
+        one pile, then with another pile's Ace read AS and fixed to AC; refused as a duplicate, that pile's 2C to
+        5C were judged against no Ace at all and all refused). Returns who is credited with it now."""
+        nonlocal seq, credited
         events.append(_by_camera("fix-card", seq, view.t, view.frame, target, reason, card=right))
         seq += 1
+        if who is not None and right != card and right in played.get(who, frozenset()):
+            played[who] = played[who] - {card}
+            credited = [c for c in credited if c.seq != target]
+            log_credit(target, None, f"{who} had put the {right} down already: this one is another deck's")
+            for k, key_plays in pile_plays.items():
+                if any(s == target for s, _c, _w in key_plays) and tops.get(k) == card and top_by.get(k) == who:
+                    del top_by[k]
+            return None
         if who is not None:
             played[who] = (played.get(who, frozenset()) - {card}) | {right}
             shown = flipped.get(who, {}).get(card)
@@ -644,6 +663,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 seq += 1
                 mine = {c: n for c, n in flipped[who].items() if c != card}
                 flipped[who] = mine | {right: shown}
+        return who
 
     def reread_ace(key: str, ace: Card, new: Card, pile: PileView) -> None:
         """Pile ``key`` holds one card, the Ace ``ace``, and reads as ``new`` now: another Ace read there steadily for
@@ -662,7 +682,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 return
             why = (f"{key} read {new} for {REREAD_SECONDS:g} s, surer than ever of the {ace}, as it lay alone: "
                    f"the {ace} was the {new}")  # fmt: skip
-            fix_card(p_seq, ace, new, who, why)
+            who = fix_card(p_seq, ace, new, who, why)
             resuited.add(p_seq)
             pile_plays[key] = ((p_seq, new, who),)
             tops[key] = new
@@ -677,7 +697,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             if card.suit == base.suit and card.rank <= base.rank:
                 right = Card(card.rank, suit)
                 why = f"{refused_top} and {landed} landed on it: the pile's {card} was the {right}, misread"
-                fix_card(p_seq, card, right, who, why)
+                who = fix_card(p_seq, card, right, who, why)
                 resuited.add(p_seq)  # no longer watched as the card it was read as
                 card = right
             fixed_plays.append((p_seq, card, who))
@@ -802,6 +822,11 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         there ``lain`` seconds at least)."""
         gone = _gone(_had(card, state.playable, view.t, played), card, players)
         return any((s := state.playable[pid][card]).last - s.since >= lain for pid, _place in gone)
+
+    def left_since(card: Card, t0: float) -> bool:
+        """``card`` vanished (``vanished``) from an area that still showed it after ``t0``."""
+        gone = _gone(_had(card, state.playable, view.t, played), card, players)
+        return any(state.playable[pid][card].last > t0 for pid, _place in gone)
 
     def still_holds(key: str, card: Card) -> bool:
         top = tops.get(key)
@@ -1075,11 +1100,19 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             if (
                 before is not None
                 and new.rank <= before.rank
-                and (new.suit == before.suit or pile.confidence < ILLEGAL_SURE or not vanished(new))
+                and (
+                    new.suit == before.suit
+                    or pile.confidence < ILLEGAL_SURE
+                    or not vanished(new)
+                    or (key in reread and not left_since(new, landed[key]))
+                )
             ):
                 # Foundations only grow: a lower top is the old card under a hand, or a misread. Not a card of
                 # another suit read surely whose card was seen leaving an area: that was put there, for the rules to
-                # refuse (e2e-s28/game01, oracle: p2's demon 5C lay on the 5D pile 2.5 s, never logged).
+                # refuse (e2e-s28/game01, oracle: p2's demon 5C lay on the 5D pile 2.5 s, never logged). A lone Ace
+                # read as another Ace whose copy left its area before the pile's Ace was logged is that Ace misread,
+                # not one put on it (e2e-s44/game00, real models: p4's AS read AC 1.3 s, then AS; logged as an AS
+                # put on the AC, p4's next AC was a duplicate and its pile's 4C and 5C were judged against nothing).
                 if key in reread:
                     reread_ace(key, before, new, pile)
                 elif taken_back_decoded(key, before, new, pile) or undo_jump(key, new, pile):

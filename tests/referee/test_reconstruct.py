@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from referee.cards import Card
-from referee.events import Correction, Flip, Ladder, Play, PlayerSpec, RoundStart
+from referee.events import Correction, Event, Flip, Ladder, Play, PlayerSpec, RoundStart
 from referee.game import replay
 from referee.reconstruct import ReconState, reconstruct, refused, step
 from referee.tableview import PileView, PlayerView, TableView
@@ -632,6 +632,22 @@ def test_an_ace_covered_as_it_landed_is_inferred_only_when_it_left_an_area_unsee
                              view(2, (*piles, pile("d", "2D")), pv("a", "9S", waste="4C"), b_after)])  # fmt: skip
         assert ("play", "a", "2D", "d", "waste", False) in plays(alone)
         assert not any(p[2] == "AD" and p[3] == "d" for p in plays(alone))
+
+
+def test_a_two_misread_as_another_suits_two_on_a_new_pile_is_read_by_the_ace_that_vanished_under_it() -> None:
+    # b's AS left the demon and a's 2S covered it before a settled view; the pile reads "2C" (2S second), and a's
+    # line had read the same 2S as a 2C too, so both "left". No AC vanished: "2C" starts no pile even with an Ace
+    # inferred; the 2S on the AS does. Two plays, the Ace inferred, instead of a pile never logged.
+    def run(b_after: PlayerView) -> list[tuple]:  # type: ignore[type-arg]
+        two = PileView("s", 0.0, 0.0, C("2C"), 0.64, ((C("2C"), 0.64), (C("2S"), 0.35)))
+        return plays(reconstruct([view(0, (), pv("a", "9D", ("2S",)), pv("b", "AS")),
+                                  view(0.5, (), pv("a", "9D", ("2C",)), pv("b", "AS")),
+                                  view(1, (two,), pv("a", "9D", ("KH",)), b_after),
+                                  view(2, (two,), pv("a", "9D", ("KH",)), b_after)]))  # fmt: skip
+
+    assert run(pv("b", "6H")) == [("play", "b", "AS", "s", "demon", True), ("play", "a", "2S", "s", "line:1", False)]
+    # b still shows the AS: nothing vanished under it, and the pile is not read as a spade.
+    assert not any(p[2] in ("AS", "2S") for p in run(pv("b", "AS")))
 
 
 def test_a_three_on_a_new_pile_is_a_pile_started_with_a_three_even_if_its_ace_and_two_left_areas() -> None:
@@ -1325,6 +1341,25 @@ def test_a_pile_whose_next_two_cards_are_another_suit_of_its_colour_was_that_sui
     assert [v.code for v in state.flags] == ["unattributed", "unattributed"]  # the AS and 2S read: nobody had them
 
 
+def test_a_card_fixed_to_one_its_deck_put_down_already_is_unassigned_not_a_duplicate() -> None:
+    """a's AC is on y; a's demon then shows "AS" (another deck's card, misread, or a glimpse) that lands on x, and x
+    turns out clubs (the ``_misread_clubs_pile`` fix): a cannot have put a second AC down, so the fixed play is
+    nobody's. Left to a, the rules refuse it as a duplicate and judge x's 2C, 4C and 5C against no Ace at all."""
+    areas = (pv("b", "2C"), pv("c", None, ("4C",)), pv("d", "5C"))
+    clubs = [view(t, (pile("y", "AC"), *v.foundations), pv("a", "9H"), *v.players[1:])
+             for t, v in enumerate(_misread_clubs_pile("4C", "5C")[1:], start=2)]  # fmt: skip
+    events = reconstruct([view(0, (), pv("a", "AC"), *areas), view(1, (pile("y", "AC"),), pv("a", "AS"), *areas),
+                          *clubs])  # fmt: skip
+    logged = {e.seq: e for e in events if isinstance(e, Play)}
+    fixes = [(f.action, str(logged[f.target].card)) for f in events if isinstance(f, Correction)]
+    assert fixes[:2] == [("fix-card", "AS"), ("unassign", "AS")]
+    start = RoundStart(seq=0, t=0.0, rules="racing-demon",
+                       players=tuple(PlayerSpec(p, 13) for p in "abcd"))  # fmt: skip
+    state = replay([start, *events])
+    assert [str(c) for c in state.foundations["x"].cards] == ["AC", "2C", "4C", "5C"]
+    assert {v.code for v in state.flags} == {"unattributed"}
+
+
 def test_a_refused_card_of_the_next_rank_needs_no_accepting_once_the_pile_is_resuited() -> None:
     events = reconstruct(_misread_clubs_pile("3C", "4C"))
     logged = {e.seq: e for e in events if isinstance(e, Play)}
@@ -1982,6 +2017,32 @@ def test_a_lone_ace_read_surer_as_another_ace_was_that_ace() -> None:
              pv("a", "7D", (), "9H"))] + [view(2 + k / 10, (sure("p", "AC", 0.85),), pv("a", "7D", (), "9H"))
                                           for k in range(15)]  # fmt: skip
     assert run(built) == []  # a card lies on it: the Ace under it is not what is read
+
+
+def test_a_lone_ace_read_surely_as_the_ace_that_left_before_it_was_logged_was_that_ace() -> None:
+    """a's waste AS (read AC there once) lands, read AC at first, then read AS surely (over ``ILLEGAL_SURE``): the AS that left a's waste
+    before the pile's Ace was logged is the card on the pile, misread, not another Ace put on it (a wrong-suit play
+    for the rules, and a's next AC a duplicate). An AS seen leaving after the Ace was logged was put on it."""
+
+    def run(waste_after: str) -> list[Event]:
+        views = [
+            view(0, (), pv("a", "7D", (), "AS")),
+            view(0.5, (), pv("a", "7D", (), "AC")),  # the same card, misread there too
+            *[view(1 + k / 10, (sure("p", "AC", 0.97),), pv("a", "7D", (), waste_after)) for k in range(3)],
+            view(1.5, (sure("p", "AC", 0.97),), pv("a", "7D", (), "9H")),
+            *[view(2 + k / 10, (sure("p", "AS", 0.98),), pv("a", "7D", (), "9H")) for k in range(15)],
+        ]
+        return reconstruct(views)
+
+    misread = run("9H")
+    assert [(c.action, str(c.card), c.target) for c in misread if isinstance(c, Correction)] == [("fix-card", "AS", 1)]
+    assert [p[2] for p in plays(misread)] == ["AC"]  # one play, its card fixed
+    opening = RoundStart(seq=0, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
+    state = replay([opening, *misread])
+    assert [str(c) for c in state.foundations["p"].cards] == ["AS"] and not state.flags
+    put_on = run("AS")  # the waste showed the AS after the AC was logged: it left later, onto the pile
+    assert [p[2] for p in plays(put_on)] == ["AC", "AS"]
+    assert not any(isinstance(c, Correction) for c in put_on)
 
 
 def test_a_demon_card_seen_lying_in_the_line_before_it_was_covered_was_laddered() -> None:
