@@ -643,7 +643,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         nonlocal seq, credited
         events.append(_by_camera("fix-card", seq, view.t, view.frame, target, reason, card=right))
         seq += 1
-        if who is not None and right != card and right in played.get(who, frozenset()):
+        if who is not None and right in played.get(who, frozenset()):
             played[who] = played[who] - {card}
             credited = [c for c in credited if c.seq != target]
             log_credit(target, None, f"{who} had put the {right} down already: this one is another deck's")
@@ -817,16 +817,14 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                                extra={"frame": view.frame, "confidence": round(pile.confidence, 3)}))  # fmt: skip
             seq += 1
 
-    def vanished(card: Card, lain: float = 0.0) -> bool:
+    def vanished(card: Card, lain: float = 0.0, after: float | None = None) -> bool:
         """``card`` was lately playable in an area in full view that no longer shows it where it was (having lain
-        there ``lain`` seconds at least)."""
+        there ``lain`` seconds at least, and shown there still ``after`` then)."""
         gone = _gone(_had(card, state.playable, view.t, played), card, players)
-        return any((s := state.playable[pid][card]).last - s.since >= lain for pid, _place in gone)
-
-    def left_since(card: Card, t0: float) -> bool:
-        """``card`` vanished (``vanished``) from an area that still showed it after ``t0``."""
-        gone = _gone(_had(card, state.playable, view.t, played), card, players)
-        return any(state.playable[pid][card].last > t0 for pid, _place in gone)
+        return any(
+            (s := state.playable[pid][card]).last - s.since >= lain and (after is None or s.last > after)
+            for pid, _place in gone
+        )
 
     def still_holds(key: str, card: Card) -> bool:
         top = tops.get(key)
@@ -1103,8 +1101,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 and (
                     new.suit == before.suit
                     or pile.confidence < ILLEGAL_SURE
-                    or not vanished(new)
-                    or (key in reread and not left_since(new, landed[key]))
+                    or not vanished(new, after=landed[key] if key in reread else None)
                 )
             ):
                 # Foundations only grow: a lower top is the old card under a hand, or a misread. Not a card of
