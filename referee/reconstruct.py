@@ -940,6 +940,15 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             events.append(_returned(seq, key, card, who, t0, source, view.frame))
             seq += 1
 
+    def came_back(pid: str, card: Card) -> bool:
+        """``pid``'s area shows ``card`` where it came back off a pile: the copy logged taken back there (a
+        conflict's second), or one showing since the rules' refused card was taken back (``LEFT_SECONDS`` on its
+        way)."""
+        back = shows(pid, card)
+        return back is not None and (
+            returned.get((card, pid)) == back[1] or taken_home.get((card, pid), math.inf) - LEFT_SECONDS <= back[1]
+        )
+
     def log_credit(p_seq: int, who: str | None, why: str, source: str | None = None) -> None:
         """The camera credits the play ``p_seq`` to ``who`` (a ``reassign``, from ``source``) or to nobody (an
         ``unassign``); its pile's record of who put each card there follows."""
@@ -1443,6 +1452,12 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                             # s44/game01, real models: p4's dealt 7C, laddered, unread in the line for 12 s, then read
                             # there as a hand hid the KC demon, was "flipped" and laddered again).
                             twin = None
+                    if twin is not None and came_back(pid, twin[0]):
+                        # The copy there was logged coming back off a pile (a conflict's second, or a card the rules
+                        # refused, taken back), not off the demon (e2e-s55/game01, oracle: p1's 7C, taken back off
+                        # the clubs pile into its empty place as the demon's 8C was lifted, was "flipped" and laddered
+                        # from the demon, which then counted a card short).
+                        twin = None
                     if twin is not None and twin[0] not in steps:
                         moved, where = twin
                         log_flip(pid, moved, misread_as=str(cur))

@@ -360,6 +360,9 @@ class _Pile:
     top: Card | None
     last_seen: int
     below: Card | None = None  # the top before the current one (shown again if an illegal card is taken back)
+    # the last top that built the pile up (its first card, then each higher one of that suit): shown again when all
+    # the illegal cards put on it since are taken back, however many lay stacked there
+    lawful: Card | None = None
     history: set[Card] = field(default_factory=set)  # every card that has been its top
     carried: tuple[np.ndarray, float] | None = None  # where it lay before it was carried off (completed), and when
     seen_t: float | None = None  # when it was last seen (``last_seen``'s time)
@@ -622,7 +625,9 @@ class TableModel:
                         pile.carried = (pile.xy.copy(), t)
                     pile.xy = centre
                 else:
-                    pile = _Pile(f"f{self._next_pile}", centre, card, frame, history={card} if card else set())
+                    pile = _Pile(
+                        f"f{self._next_pile}", centre, card, frame, history={card} if card else set(), lawful=card
+                    )
                     self._next_pile += 1
                     self.piles.append(pile)
             if _buried(pile, card):
@@ -635,6 +640,8 @@ class TableModel:
                 pile.below = pile.top
                 if card is not None:
                     pile.history.add(card)
+                    if _builds(pile.lawful, card):
+                        pile.lawful = card
             brought: tuple[str, ...] = ()
             first: str | None = None
             if card is not None:
@@ -688,11 +695,24 @@ def _complete(pile: _Pile) -> bool:
     return pile.below == queen or {queen, jack} <= pile.history or pile.history <= {top}
 
 
+def _builds(lawful: Card | None, card: Card) -> bool:
+    """``card`` builds the pile up from its last lawful top (the pile's first card, then any higher one of its suit:
+    cards may land unseen between); a card that does not is one for the rules to refuse (or a misreading)."""
+    return lawful is None or (card.suit == lawful.suit and card.rank > lawful.rank)
+
+
 def _buried(pile: _Pile, card: Card | None) -> bool:
-    """``card`` was this pile's top before the one it has now, and is not the one just beneath it (which shows
-    again when an illegal card is taken back): the top is hidden and an older card of the pile shows."""
+    """``card`` was this pile's top before the one it has now, and is neither the one just beneath it nor its last
+    lawful top (which show again when illegal cards are taken back: e2e-s55/game01, oracle: p4's 6H, then p1's 2C
+    put on the AD pile, both taken back): the top is hidden and an older card of the pile shows."""
     top = pile.top
-    return card is not None and top is not None and card.rank < top.rank and card != pile.below and card in pile.history
+    return (
+        card is not None
+        and top is not None
+        and card.rank < top.rank
+        and card not in (pile.below, pile.lawful)
+        and card in pile.history
+    )
 
 
 def _one_per_place(items: list[tuple[Seen, np.ndarray]]) -> list[tuple[Seen, np.ndarray]]:

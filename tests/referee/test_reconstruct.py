@@ -2159,7 +2159,8 @@ def test_a_demon_card_held_in_a_hand_past_its_flip_is_moved_to_the_line_when_it_
         ("flip", "a", "5S"),
     ]
     assert all(e.extra.get("seen_late") for e in events[1:])
-    assert _demon_left(events) == 12
+    start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13), PlayerSpec("b", 13)))
+    assert replay([start, *events]).players["a"].demon_left == 12  # (the piles' first cards lay there unlogged)
 
 
 def test_a_demon_card_taken_for_an_open_play_is_moved_to_the_line_when_it_shows_there() -> None:
@@ -2179,7 +2180,8 @@ def test_a_demon_card_taken_for_an_open_play_is_moved_to_the_line_when_it_shows_
     events = reconstruct(views)
     assert [e.player for e in events if isinstance(e, Correction) and e.action == "reassign"] == ["b"]
     assert ("ladder", "a", "3D", "demon", "line:1") in summary(events)
-    assert _demon_left(events) == 12
+    start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13), PlayerSpec("b", 13)))
+    assert replay([start, *events]).players["a"].demon_left == 12  # (the piles' first cards lay there unlogged)
 
 
 def test_a_card_the_line_showed_under_other_readings_before_is_not_moved_from_the_demon_again() -> None:
@@ -2194,7 +2196,8 @@ def test_a_card_the_line_showed_under_other_readings_before_is_not_moved_from_th
     events = reconstruct(views)
     assert ("ladder", "a", "KS", "demon", "line:2") in summary(events)
     assert not [e for e in events if isinstance(e, Ladder) and str(e.card) == "KC"]
-    assert _demon_left(events) == 12
+    start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13), PlayerSpec("b", 13)))
+    assert replay([start, *events]).players["a"].demon_left == 12  # (the piles' first cards lay there unlogged)
 
 
 def test_a_demon_card_read_as_its_twin_and_seen_on_the_demon_as_it_left_is_moved_to_the_line() -> None:
@@ -2209,7 +2212,8 @@ def test_a_demon_card_read_as_its_twin_and_seen_on_the_demon_as_it_left_is_moved
     events = reconstruct(views)
     assert summary(events) == [("flip", "a", "QS"), ("ladder", "a", "QS", "demon", "line:1"), ("flip", "a", "8C")]
     assert events[0].extra.get("misread_as") == "QC"
-    assert _demon_left(events) == 12
+    start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13), PlayerSpec("b", 13)))
+    assert replay([start, *events]).players["a"].demon_left == 12  # (the piles' first cards lay there unlogged)
 
 
 def test_a_demon_card_read_on_the_demon_as_it_left_and_then_in_an_empty_place_is_moved_there() -> None:
@@ -2242,3 +2246,33 @@ def test_a_reading_between_two_readings_of_the_new_demon_top_is_no_card_of_the_d
     views += [view(4.3 + 0.1 * k, (), pv("a", "QD", ("10C", "9D"))) for k in range(60)]
     events = reconstruct(views)
     assert summary(events) == [("ladder", "a", "9D", "demon", "line:2"), ("flip", "a", "QD")]
+
+
+def test_a_conflicts_second_back_in_an_empty_place_as_the_demon_top_is_lifted_is_no_move_from_the_demon() -> None:
+    """a's 2S loses a conflict on the spades pile and is taken back into its empty place in a's line (logged as the
+    second copy); just then a lifts the demon's 2C for the clubs pile, and the demon shows no card a moment (e2e-
+    s55/game01, oracle: p1's 7C and demon 8C). The 2S is the copy that came back off the pile, not the demon's card
+    misread and moved to the line: the 2C lands, and the demon counts one card gone, not two."""
+
+    def both(t: float, piles: tuple[PileView, ...], demon: str | None, a: str | None, b: str | None) -> TableView:
+        return view(t, piles, pv("a", demon, (a,)), pv("b", "QD", (b,), waste="9H"))
+
+    views = [view(0.2 * k, (), pv("a", "2C", ("2S",)), pv("b", "QD", ("2S",), waste="AS")) for k in range(5)]
+    views += [view(1.0 + 0.2 * k, (pile("s", "AS"),), pv("a", "2C", ("2S",)), pv("b", "QD", ("2S",), waste="AC"))
+              for k in range(5)]  # fmt: skip
+    piles = (pile("c", "AC"), pile("s", "AS"))
+    views += [both(2.0 + 0.2 * k, piles, "2C", "2S", "2S") for k in range(13)]
+    views += [both(4.6, (pile("c", "AC"), replace(pile("s", "2S"), reached=("a", "b"), reached_first="b")), "2C",
+                   None, "2S")]  # fmt: skip
+    piles = (pile("c", "AC"), pile("s", "2S"))
+    views += [both(5.0 + 0.5 * k, piles, "2C", None, None) for k in range(6)]  # a's 2S back 3.4 s after it left
+    views += [both(8.0 + k / 15, piles, "2C", "2S", None) for k in range(8)]
+    views += [both(8.6 + k / 15, piles, None, "2S", None) for k in range(8)]
+    views += [both(9.2 + k / 15, (pile("c", "2C"), pile("s", "2S")), "KH", "2S", None) for k in range(8)]
+    events = reconstruct(views)
+    assert [e for e in summary(events) if e[0] == "ladder"] == []
+    assert ("play", "a", "2C", "c", "demon", False) in summary(events)
+    assert [(e.player, str(e.card)) for e in events if isinstance(e, Play) and e.extra.get("returned")] == [("a", "2S")]
+    start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13), PlayerSpec("b", 13)))
+    state = replay([start, *events])
+    assert [v.code for v in state.flags] == ["conflict"] and state.players["a"].demon_left == 12

@@ -147,6 +147,20 @@ def test_a_pile_whose_top_is_hidden_while_its_ace_peeks_out_is_still_that_pile()
     assert [str(p.top) for p in model.view(7.0, 8, [card_at(451, 500, "4S")]).foundations] == ["4S"]
 
 
+def test_a_pile_shows_its_lawful_top_again_when_two_illegal_cards_stacked_on_it_are_taken_back() -> None:
+    """A 6H put on the AD pile, a 2C put on the 6H, both taken back (e2e-s55/game01, oracle): the AD shows again,
+    the pile's top for the referee to see the illegal cards gone; not an older card peeking out from under the 2C."""
+    model = two_players()
+    ids = {p.id for p in model.view(0.0, 1, [card_at(450, 500, "AD")]).foundations}
+    model.view(1.0, 2, [card_at(451, 500, "6H")])
+    model.view(2.0, 3, [card_at(452, 501, "2C")])
+    after = model.view(3.0, 4, [card_at(450, 500, "AD")]).foundations
+    assert [(p.id, str(p.top)) for p in after] == [(min(ids), "AD")]
+    model.view(4.0, 5, [card_at(451, 500, "3D")])  # the 2D landed unseen, then the 4D: the AD peeking is buried
+    model.view(5.0, 6, [card_at(451, 500, "4D")])
+    assert [str(p.top) for p in model.view(6.0, 7, [card_at(445, 492, "AD")]).foundations] == []
+
+
 def test_a_pile_completed_as_it_is_set_aside_on_an_earlier_one_keeps_its_id() -> None:
     model = two_players()
     v1 = model.view(0.0, 1, [card_at(450, 500, "QS"), card_at(200, 480, "KC")])  # KC's pile already set aside
