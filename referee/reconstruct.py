@@ -1441,6 +1441,14 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 if where is None:  # not seen in the line: was it misread there, or on the demon (TWIN_SECONDS)?
                     left_at = max(hold.get(pid, view.t), state.began + DEAL_SECONDS + TWIN_SECONDS)
                     twin = _line_twin(cur, pv, state.playable.get(pid, {}), left_at, view.t)
+                    if twin is None and left_at > hold.get(pid, view.t):
+                        # In the deal's first seconds too, a twin that came onto a card already seen at its place
+                        # was moved there, not a dealt card read for the first time (e2e-s77/game01, real models:
+                        # p1's demon 3S, laddered on the 4H 1.1 s into the round, read 3C there; the flip past it was
+                        # logged alone and the demon counted a card too many).
+                        early = _line_twin(cur, pv, state.playable.get(pid, {}), hold.get(pid, view.t), view.t)
+                        if early is not None and state.playable.get(pid, {})[early[0]].before is not None:
+                            twin = early
                     if twin is not None and twin[0] in demon_left.get(pid, frozenset()):
                         twin = None  # moved from the demon and logged so before (e2e-s39b/game02, real models: p1's 8D)
                     if twin is None:

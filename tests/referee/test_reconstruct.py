@@ -2276,3 +2276,17 @@ def test_a_conflicts_second_back_in_an_empty_place_as_the_demon_top_is_lifted_is
     start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13), PlayerSpec("b", 13)))
     state = replay([start, *events])
     assert [v.code for v in state.flags] == ["conflict"] and state.players["a"].demon_left == 12
+
+
+def test_a_demon_top_read_as_its_twin_on_the_line_card_it_covered_is_laddered_in_the_first_seconds_too() -> None:
+    """a's demon 3S is laddered on the 4H of a's line 1.1 s into the round and read 3C there, while the demon shows
+    the QD (e2e-s77/game01, real models). The 3C came onto a card already seen at its place: a card moved there, not
+    a dealt card read for the first time, so the deal's first seconds do not keep it from being the 3S that went."""
+    views = [view(0.2 + 0.1 * k, (), pv("a", "3S", ("4H", "9D"))) for k in range(9)]
+    views += [view(1.1, (), pv("a", None, (None, "9D")))]
+    views += [view(1.3 + 0.1 * k, (), pv("a", "QD", ("4H", "9D"))) for k in range(3)]
+    views += [view(1.6 + 0.1 * k, (), pv("a", "QD", ("3C", "9D"))) for k in range(60)]
+    events = reconstruct(views)
+    assert summary(events) == [("flip", "a", "3C"), ("ladder", "a", "3C", "demon", "line:1"), ("flip", "a", "QD")]
+    start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
+    assert replay([start, *events]).players["a"].demon_left == 12
