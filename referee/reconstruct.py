@@ -1439,20 +1439,21 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     where = pv.playable().get(cur)
                 moved = cur
                 if where is None:  # not seen in the line: was it misread there, or on the demon (TWIN_SECONDS)?
-                    left_at = max(hold.get(pid, view.t), state.began + DEAL_SECONDS + TWIN_SECONDS)
-                    twin = _line_twin(cur, pv, state.playable.get(pid, {}), left_at, view.t)
-                    if twin is None and left_at > hold.get(pid, view.t):
+                    area, lifted = state.playable.get(pid, {}), hold.get(pid, view.t)
+                    left_at = max(lifted, state.began + DEAL_SECONDS + TWIN_SECONDS)
+                    twin = _line_twin(cur, pv, area, left_at, view.t)
+                    if twin is None and left_at > lifted:
                         # In the deal's first seconds too, a twin that came onto a card already seen at its place
                         # was moved there, not a dealt card read for the first time (e2e-s77/game01, real models:
                         # p1's demon 3S, laddered on the 4H 1.1 s into the round, read 3C there; the flip past it was
                         # logged alone and the demon counted a card too many).
-                        early = _line_twin(cur, pv, state.playable.get(pid, {}), hold.get(pid, view.t), view.t)
-                        if early is not None and state.playable.get(pid, {})[early[0]].before is not None:
+                        early = _line_twin(cur, pv, area, lifted, view.t)
+                        if early is not None and area[early[0]].before is not None:
                             twin = early
                     if twin is not None and twin[0] in demon_left.get(pid, frozenset()):
                         twin = None  # moved from the demon and logged so before (e2e-s39b/game02, real models: p1's 8D)
                     if twin is None:
-                        twin = _line_newcomer(cur, pv, state.playable.get(pid, {}), left_at, view.t)
+                        twin = _line_newcomer(cur, pv, area, left_at, view.t)
                         if twin is not None and (
                             twin[0] in flipped.get(pid, {}) or twin[0] in demon_left.get(pid, frozenset())
                         ):
@@ -1470,7 +1471,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                         moved, where = twin
                         log_flip(pid, moved, misread_as=str(cur))
                     else:
-                        where = _laddered(state.playable.get(pid, {}).get(cur))
+                        where = _laddered(area.get(cur))
                 if where is not None and where.startswith("line:"):
                     log_ladder(pid, moved, where)
                     hold.pop(pid, None)
