@@ -248,12 +248,18 @@ def _new_cards(top: Card | None, new: Card, vanished: Callable[[Card], bool]) ->
     return [(Card(r, new.suit), True) for r in range(top.rank + 1, new.rank)] + [(new, False)]
 
 
-def _resuited(plays: tuple[tuple[int, Card, str | None], ...], base: Card, refused_top: Card, new: Card) -> Suit | None:
+def _resuited(
+    plays: tuple[tuple[int, Card, str | None], ...],
+    base: Card,
+    refused_top: Card,
+    new: Card,
+    vanished: Callable[[Card], bool],
+) -> Suit | None:
     """The suit the whole pile was, misread: ``refused_top`` (refused on ``base`` for its suit) and ``new`` on it
-    are two cards of one other suit of the same colour, one after the other, continuing the pile's ranks, and
-    every card logged lawfully onto the pile so far is ``base``'s suit, Ace to ``base`` (s12/game00, identifier
-    v9: a tiny-index AC read AS and its 2C read 2S, then 4C, 5C, 7C each refused as a wrong rank on the 2S: a
-    whole pile lost, and five false flags). Two illegal plays of one suit stacked on a pile of another are far
+    are two cards of one other suit of the same colour, one after the other (``_next_of``), continuing the pile's
+    ranks, and every card logged lawfully onto the pile so far is ``base``'s suit, Ace to ``base`` (s12/game00,
+    identifier v9: a tiny-index AC read AS and its 2C read 2S, then 4C, 5C, 7C each refused as a wrong rank on the
+    2S: a whole pile lost, and five false flags). Two illegal plays of one suit stacked on a pile of another are far
     rarer than one misread suit. None when the pile is what it was read as."""
     suit, other = base.suit, new.suit
     if (
@@ -262,7 +268,7 @@ def _resuited(plays: tuple[tuple[int, Card, str | None], ...], base: Card, refus
         or other == suit
         or refused_top.suit != other
         or new.colour != base.colour
-        or new.rank != refused_top.rank + 1
+        or not _next_of(refused_top, new, vanished)
         or not 0 < refused_top.rank - base.rank <= INFER_MAX + 1
     ):
         return None
@@ -270,6 +276,20 @@ def _resuited(plays: tuple[tuple[int, Card, str | None], ...], base: Card, refus
     if [c.rank for c in run] != list(range(ACE, base.rank + 1)):
         return None
     return other
+
+
+def _next_of(below: Card, card: Card, vanished: Callable[[Card], bool]) -> bool:
+    """``card`` is the next card of ``below``'s suit to land on it: one rank up, or up to ``INFER_MAX`` ranks more
+    when every card between, and ``card`` itself, left a player's area without landing anywhere seen (put down
+    quickly and covered unseen; e2e-s68/game01, real models: an AS read AC started a pile, the 3S on it was refused
+    for its rank, and the 4S and 5S that landed 0.24 s apart were covered by the 6S before a view held still: the
+    pile was never taken for spades and ten plays were lost). A reading no area lost is no such evidence
+    (e2e-s41/game01: an AS pile's refused 2S, read 2C, then read "4C" as a 3C left another deck's waste, was
+    taken for a clubs pile)."""
+    gap = card.rank - below.rank - 1
+    if card.suit != below.suit or not 0 <= gap <= INFER_MAX:
+        return False
+    return gap == 0 or all(vanished(Card(r, card.suit)) for r in range(below.rank + 1, card.rank + 1))
 
 
 RECENT_SECONDS = 3.0  # a card seen playable this recently may be the one that just landed
@@ -1053,7 +1073,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     and pile.top is not None
                     and key in suspect_play
                     and pile.confidence >= ILLEGAL_MIN_CONFIDENCE  # an unsure reading turns no pile round
-                    and (suit := _resuited(pile_plays.get(key, ()), base, before, pile.top)) is not None
+                    and (suit := _resuited(pile_plays.get(key, ()), base, before, pile.top, vanished)) is not None
                 ):
                     resuit(key, base, before, pile.top, suit)
                     base = None

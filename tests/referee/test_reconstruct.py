@@ -1380,6 +1380,40 @@ def test_a_pile_is_not_resuited_without_two_cards_of_one_suit_of_its_colour_in_a
     assert [p[2] for p in plays(events)][:2] == ["AS", "2S"]
 
 
+def _misread_spades_pile(gone: bool, left: bool = True) -> list[TableView]:
+    """a's AS reads AC on a new pile; b's 3S lands on it (refused: the 2S went unseen), then c's 4S and d's 5S
+    leave their areas (``gone``) while the pile still reads 3S, and a 6S shows on it as e's leaves (``left``)."""
+    rest = (pv("c", "8D"), pv("d", "9D")) if gone else (pv("c", "4S"), pv("d", "5S"))
+    first = (pv("c", "4S"), pv("d", "5S"), pv("e", "6S"))
+    return [
+        view(0, (), pv("a", "AS"), pv("b", None, ("3S",)), *first),
+        view(1, (pile("x", "AC"),), pv("a", "9H"), pv("b", None, ("3S",)), *first),
+        view(2, (pile("x", "3S"),), pv("a", "9H"), pv("b", None, (None,)), *first),
+        view(3, (pile("x", "3S"),), pv("a", "9H"), pv("b", None, (None,)), *first),
+        view(3.5, (pile("x", "3S"),), pv("a", "9H"), pv("b", None, (None,)), *rest, pv("e", "6S")),
+        view(4, (pile("x", "6S"),), pv("a", "9H"), pv("b", None, (None,)), *rest, pv("e", "KD" if left else "6S")),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("gone", "left"),
+    [(True, True), (False, True), (True, False)],
+    ids=["the cards between and the 6S left their areas", "the cards between did not", "the 6S left no area"],
+)
+def test_a_pile_is_resuited_across_cards_covered_unseen_only_when_they_left_their_areas(gone: bool, left: bool) -> None:
+    events = reconstruct(_misread_spades_pile(gone, left))
+    start = RoundStart(seq=0, t=0.0, rules="racing-demon", players=tuple(PlayerSpec(p, 13) for p in "abcde"))
+    cards = [str(c) for c in replay([start, *events]).foundations["x"].cards]
+    fixes = [f.action for f in events if isinstance(f, Correction)]
+    if gone and left:  # the 4S and 5S landed and were covered by the 6S before a view held still
+        assert fixes == ["fix-card", "accept"]
+        assert cards == ["AS", "3S", "4S", "5S", "6S"]
+        assert [p[5] for p in plays(events)[-3:]] == [True, True, False]
+    else:  # nothing says the 6S is the next spade after the 3S: a pile of clubs with an illegal card on it
+        assert "fix-card" not in fixes
+        assert cards == ["AC"]
+
+
 def test_a_pile_is_not_resuited_on_an_unsure_reading_of_the_card_that_lands_on_the_refused_one() -> None:
     """e2e-s33/game02 (real models): a spades pile read AS-4S surely had its 6S and 7S read 6C (0.46) and 7C (0.48):
     taking the whole pile for clubs lost it and every spade after. Read that unsurely, the card is no evidence."""
