@@ -366,6 +366,7 @@ class _Pile:
     history: set[Card] = field(default_factory=set)  # every card that has been its top
     carried: tuple[np.ndarray, float] | None = None  # where it lay before it was carried off (completed), and when
     seen_t: float | None = None  # when it was last seen (``last_seen``'s time)
+    sure: bool = False  # its top has been read surely (``LIFT_READ``) at least once since it became its top
     # card -> (the players whose arm reached the pile as that card showed as its top (``vision.arms``), the one of
     # them seen first, when it was last its top)
     reached: dict[Card, tuple[tuple[str, ...], str | None, float]] = field(default_factory=dict)
@@ -630,6 +631,14 @@ class TableModel:
                     )
                     self._next_pile += 1
                     self.piles.append(pile)
+            if _buried(pile, card) and not pile.sure and best[0].conf >= LIFT_READ:
+                # A top only ever read unsurely was a misreading of the card read surely in its place now, not a card
+                # hiding it (e2e-s38/game02, real models: p4's 3C on the 2C pile read "4C" at 0.46 in one frame, then
+                # 3C at 1.00 for 23 s, which was taken for an older card peeking out, the pile unreported all along).
+                pile.history.discard(pile.top)  # type: ignore[arg-type]
+                if pile.lawful == pile.top:
+                    pile.lawful = pile.below
+                pile.top = pile.below
             if _buried(pile, card):
                 pile.last_seen, pile.seen_t = frame, t  # its top is hidden (a hand over it), a card beneath shows
                 continue
@@ -651,6 +660,8 @@ class TableModel:
                 if (card != pile.top or last == -math.inf) and t - last > REACH_KEEP_S:
                     brought, first = self._reached(pile.xy, pile.seen_t, t)
                 pile.reached[card] = (brought, first, t)
+            if not unsure:
+                pile.sure = (pile.sure and card == pile.top) or best[0].conf >= LIFT_READ
             pile.top, pile.last_seen, pile.seen_t = card, frame, t
             candidates = tuple((c, p) for c, p in ((_card(n), pr) for n, pr in best[0].candidates) if c is not None)
             origin = self._origin_of(best[0])

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import pytest
 
 from referee.cards import Card
 from vision.calibrate import Calibration, Seat
@@ -159,6 +160,26 @@ def test_a_pile_shows_its_lawful_top_again_when_two_illegal_cards_stacked_on_it_
     model.view(4.0, 5, [card_at(451, 500, "3D")])  # the 2D landed unseen, then the 4D: the AD peeking is buried
     model.view(5.0, 6, [card_at(451, 500, "4D")])
     assert [str(p.top) for p in model.view(6.0, 7, [card_at(445, 492, "AD")]).foundations] == []
+
+
+@pytest.mark.parametrize(("conf", "tops"), [(0.46, ["3C"]), (0.95, [])])
+def test_a_top_only_ever_read_unsurely_is_a_misreading_of_an_older_card_read_surely_there(
+    conf: float, tops: list[str]
+) -> None:
+    """e2e-s38/game02 (real models): the clubs pile once showed a 3C for a moment (a card carried over it), then its
+    2C again; the 3C that later landed read "4C" at 0.46 in one frame, then 3C at 1.00. That 3C is the pile's top,
+    not an older card peeking out from under a 4C. A 4C read surely is one, and the 3C showing is its hidden top's."""
+    model = two_players()
+    model.view(0.0, 1, [card_at(450, 500, "AC")])
+    model.view(1.0, 2, [card_at(451, 500, "2C")])
+    model.view(2.0, 3, [card_at(451, 500, "3C")])
+    model.view(3.0, 4, [card_at(451, 500, "2C")])
+    four = card_at(451, 500, "4C")
+    model.view(4.0, 5, [Seen(four.quad, "4C", False, conf, (("4C", conf), ("3C", 0.2)), static=True)])
+    sure = card_at(451, 500, "3C")
+    sure = Seen(sure.quad, "3C", False, 1.0, (("3C", 1.0),), static=True)
+    assert [str(p.top) for p in model.view(5.0, 6, [sure]).foundations] == tops
+    assert [str(p.top) for p in model.view(6.0, 7, [sure]).foundations] == tops
 
 
 def test_a_pile_completed_as_it_is_set_aside_on_an_earlier_one_keeps_its_id() -> None:
