@@ -286,10 +286,11 @@ def _next_of(below: Card, card: Card, vanished: Callable[[Card], bool]) -> bool:
     pile was never taken for spades and ten plays were lost). A reading no area lost is no such evidence
     (e2e-s41/game01: an AS pile's refused 2S, read 2C, then read "4C" as a 3C left another deck's waste, was
     taken for a clubs pile)."""
-    gap = card.rank - below.rank - 1
-    if card.suit != below.suit or not 0 <= gap <= INFER_MAX:
-        return False
-    return gap == 0 or all(vanished(Card(r, card.suit)) for r in range(below.rank + 1, card.rank + 1))
+    return _continues(below, card) or (
+        card.suit == below.suit
+        and 0 < card.rank - below.rank - 1 <= INFER_MAX
+        and all(vanished(Card(r, card.suit)) for r in range(below.rank + 1, card.rank + 1))
+    )
 
 
 RECENT_SECONDS = 3.0  # a card seen playable this recently may be the one that just landed

@@ -631,7 +631,8 @@ class TableModel:
                     )
                     self._next_pile += 1
                     self.piles.append(pile)
-            if _buried(pile, card) and not pile.sure and best[0].conf >= LIFT_READ:
+            buried = _buried(pile, card)
+            if buried and not pile.sure and best[0].conf >= LIFT_READ:
                 # A top only ever read unsurely was a misreading of the card read surely in its place now, not a card
                 # hiding it (e2e-s38/game02, real models: p4's 3C on the 2C pile read "4C" at 0.46 in one frame, then
                 # 3C at 1.00 for 23 s, which was taken for an older card peeking out, the pile unreported all along).
@@ -639,7 +640,8 @@ class TableModel:
                 if pile.lawful == pile.top:
                     pile.lawful = pile.below
                 pile.top = pile.below
-            if _buried(pile, card):
+                buried = _buried(pile, card)  # (under the card beneath, an older one still)
+            if buried:
                 pile.last_seen, pile.seen_t = frame, t  # its top is hidden (a hand over it), a card beneath shows
                 continue
             unsure = card is None and pile.top is not None
