@@ -87,8 +87,9 @@ class ReconState:
     played: Mapping[str, frozenset[Card]] = field(default_factory=dict)  # identities each deck has put down
     # player -> when their demon first showed a new top while the old one was nowhere to be seen (in a hand)
     demon_hold: Mapping[str, float] = field(default_factory=dict)
-    # player -> the cards seen on their demon since its top was last committed, with how many views showed each
-    demon_trail: Mapping[str, tuple[tuple[Card, int], ...]] = field(default_factory=dict)
+    # player -> the cards seen on their demon since its top was last committed, with how many views showed each and
+    # when the first of them was taken
+    demon_trail: Mapping[str, tuple[tuple[Card, int, float], ...]] = field(default_factory=dict)
     # pile -> the committed top beneath a top that did not continue it (None: the pile was new): an illegal
     # card, flagged when it landed; when it is taken back the pile shows this card again.
     suspect: Mapping[str, Card | None] = field(default_factory=dict)
@@ -686,6 +687,30 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 flipped[who] = mine | {right: shown}
         return who
 
+    def shown_when_played(pid: str, card: Card, p_seq: int) -> None:
+        """The play ``p_seq`` of ``card``, credited late to ``pid`` from the demon, came before the flip that showed the
+        card there: if the demon was logged showing another card then, one it flipped past alone (no move of it seen),
+        that was this card misread, and its flip is fixed to it, or the rules find the demon showing another card than
+        the one played (e2e-s79/game02, real models: p2's 8S read 7S for two views as it was lifted; the 4H under it,
+        played while the "7S" waited to land somewhere, was refused as not p2's demon top)."""
+        nonlocal seq
+        mine = flipped.get(pid, {})
+        if card in mine and mine[card][0] < p_seq:
+            return
+        earlier = [(f_seq, c) for c, (f_seq, _p) in mine.items() if f_seq < p_seq]
+        if not earlier:
+            return
+        f_seq, misread = max(earlier)
+        if misread == card or misread not in unlogged.get(pid, frozenset()):
+            return
+        why = f"the {misread} {pid}'s demon showed was the {card}, played from it"
+        events.append(_by_camera("fix-card", seq, view.t, view.frame, f_seq, why, card=card))
+        seq += 1
+        flipped[pid] = {c: v for c, v in mine.items() if c != misread} | {card: (f_seq, p_seq)}
+        unlogged[pid] = unlogged[pid] - {misread}
+        demon_left[pid] = demon_left.get(pid, frozenset()) - {misread}
+        demon_unseen[pid] = {c: n for c, n in demon_unseen.get(pid, {}).items() if c != misread}
+
     def reread_ace(key: str, ace: Card, new: Card, pile: PileView) -> None:
         """Pile ``key`` holds one card, the Ace ``ace``, and reads as ``new`` now: another Ace read there steadily for
         ``REREAD_SECONDS``, at the end surer than the logged Ace ever was (and ``REREAD_MIN``), is fixed to be that
@@ -931,7 +956,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             return
         top = state.demon_tops.get(pid)
         shown = [top] if top is not None else []
-        shown += [c for c, n in state.demon_trail.get(pid, ()) if n >= 2 and c not in shown]
+        shown += [c for c, n, _t in state.demon_trail.get(pid, ()) if n >= 2 and c not in shown]
         now = pv.playable()
         for c in shown:
             where = now.get(c, "")
@@ -1354,7 +1379,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             top_seen[key] = view.t
     demon_tops = dict(state.demon_tops) | late_flips
     hold = {pid: t for pid, t in state.demon_hold.items() if pid not in late_flips}
-    trail = dict(state.demon_trail) | {pid: ((card, 2),) for pid, card in late_flips.items()}
+    trail = dict(state.demon_trail) | {pid: ((card, 2, view.t),) for pid, card in late_flips.items()}
 
     # A credited card back in its player's area while the pile still holds it: that copy was a conflict's second,
     # taken back after covering the first. The play was the one other candidate's whose card is gone; the copy
@@ -1376,7 +1401,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             if back_in.playable()[card] == "demon" and demon_tops.get(who) != card:
                 demon_tops[who] = card  # back where it was: not a new flip
                 demon_left[who] = demon_left.get(who, frozenset()) - {card}
-                trail[who] = ((card, 2),)
+                trail[who] = ((card, 2, view.t),)
             # A copy shown there in every view since before the play landed never left: the credit was wrong (its
             # reading there, or the arm), but no copy of theirs was put down and taken back (e2e-s40/game02, real
             # models: p2's waste read 9H from 0.7 s before p4's 9H showed on f7 with p2's arm over it).
@@ -1409,9 +1434,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         if pv.demon_visible and pv.demon_top is not None and pv.demon_top not in pv.line:
             seen_on_demon = list(trail.get(pid, ()))
             if seen_on_demon and seen_on_demon[-1][0] == pv.demon_top:
-                seen_on_demon[-1] = (pv.demon_top, seen_on_demon[-1][1] + 1)
+                seen_on_demon[-1] = (pv.demon_top, seen_on_demon[-1][1] + 1, seen_on_demon[-1][2])
             else:
-                seen_on_demon.append((pv.demon_top, 1))
+                seen_on_demon.append((pv.demon_top, 1, view.t))
             trail[pid] = tuple(seen_on_demon)
         if state.started and not view.settled:  # demons change in step with the foundations
             playable[pid] = _remember(playable.get(pid, {}), pv, view.t)
@@ -1438,8 +1463,13 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         # already showed the new top was that top misread: a demon shows its cards downwards, never one back
         # (e2e-s36/game02, real models: p1's QD read AH for two views between QD readings, "flipped" past alone).
         seen_on = trail.get(pid, ())
-        seen_on = seen_on[: next((i for i, (c, _n) in enumerate(seen_on) if c == target), len(seen_on))]
-        steps = [c for c, n in seen_on if n >= 2 and c not in (old, target) and c not in left] + [target]
+        # When the demon first showed each card of the trail: the card before it left then. A step waiting on an earlier
+        # one (flipped past alone only after ``HOLD_SECONDS``) dates from then, not from when it came to be judged
+        # (e2e-s79/game02, real models: p3's demon QS, read JC for 2 s, then QC, was laddered as the 9D showed; the JC
+        # was flipped past 4 s later, and the QS in the line was taken to have come too long before the QC went).
+        shown_from: dict[Card | None, float] = {c: t for c, _n, t in reversed(seen_on)}
+        seen_on = seen_on[: next((i for i, (c, _n, _t) in enumerate(seen_on) if c == target), len(seen_on))]
+        steps = [c for c, n, _t in seen_on if n >= 2 and c not in (old, target) and c not in left] + [target]
         cur = old
         alone = False  # the flip about to be logged follows no move seen of the card it replaces
         # An open play this top may have been is not its going while it shows on the player's line: one deck has one
@@ -1460,7 +1490,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     where = pv.playable().get(cur)
                 moved = cur
                 if where is None:  # not seen in the line: was it misread there, or on the demon (TWIN_SECONDS)?
-                    area, lifted = state.playable.get(pid, {}), hold.get(pid, view.t)
+                    area, lifted = state.playable.get(pid, {}), hold.get(pid, shown_from.get(nxt, view.t))
                     left_at = max(lifted, state.began + DEAL_SECONDS + TWIN_SECONDS)
                     twin = _line_twin(cur, pv, area, left_at, view.t)
                     if twin is None and left_at > lifted:
@@ -1496,7 +1526,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 if where is not None and where.startswith("line:"):
                     log_ladder(pid, moved, where)
                     hold.pop(pid, None)
-                elif view.t - hold.setdefault(pid, view.t) < HOLD_SECONDS:
+                elif view.t - hold.setdefault(pid, shown_from.get(nxt, view.t)) < HOLD_SECONDS:
                     # The top is in a hand on its way to a foundation or the line: the flip waits for it, so the
                     # log says where it went before the demon shows its next card.
                     break
@@ -1522,10 +1552,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             cur = nxt
         demon_tops[pid] = cur
         if cur == target:  # caught up: the trail starts again from the committed top
-            trail[pid] = ((cur, 2),) if cur is not None else ()
+            trail[pid] = ((cur, 2, view.t),) if cur is not None else ()
         else:  # waiting: what was flipped through is done with
             kept = trail.get(pid, ())
-            last = max((i for i, (c, _n) in enumerate(kept) if c == cur), default=-1)
+            last = max((i for i, (c, _n, _t) in enumerate(kept) if c == cur), default=-1)
             trail[pid] = kept[last:] if last >= 0 else kept
         # A card that left the demon with no move logged, lying in the line now, came there from the demon (only
         # there: a card moved from the waste was seen there first): its move is logged late (e2e-s38/game00, real
@@ -1607,6 +1637,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             played[gone[0]] = played.get(gone[0], frozenset()) | {card}
             source = had_at.get(gone[0])
             log_credit(p_seq, gone[0], f"{gone[0]}'s {card} was seen gone once the area was uncovered", source)
+            if source == "demon":
+                shown_when_played(gone[0], card, p_seq)
             # A card that was gone from its area with the played one and is back: the second copy of a conflict,
             # taken back. Logged as landing with the first, for the rules to judge; one not back yet is watched
             # for, like the other copies of a credited play.

@@ -2324,3 +2324,44 @@ def test_a_demon_top_read_as_its_twin_on_the_line_card_it_covered_is_laddered_in
     assert summary(events) == [("flip", "a", "3C"), ("ladder", "a", "3C", "demon", "line:1"), ("flip", "a", "QD")]
     start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
     assert replay([start, *events]).players["a"].demon_left == 12
+
+
+def test_a_demon_top_read_two_ways_then_laddered_is_moved_though_its_second_reading_waited_on_the_first() -> None:
+    """a's demon QS is read JC for 4 s, then QC for 2 s, then QS once, and goes to a's empty line slot, where it reads QS
+    (e2e-s79/game02, real models). The "JC" waits to land somewhere, then is flipped past alone; the card after it went
+    as the demon showed the 9D, not when that flip was logged, so the QS that came to the line then is the "QC", moved:
+    a ladder, and the demon counts one card gone. Without it the QS had come too long before, and the demon kept a card
+    too many."""
+    views = [view(0.1 * k, (), pv("a", "JC", ("5C", None))) for k in range(40)]
+    views += [view(4.0 + 0.1 * k, (), pv("a", "QC", ("5C", None))) for k in range(20)]
+    views += [view(6.0, (), pv("a", "QS", ("5C", None)))]
+    views += [view(6.1 + 0.1 * k, (), pv("a", None, ("5C", None))) for k in range(2)]
+    views += [view(6.3 + 0.1 * k, (), pv("a", "9D", ("5C", None))) for k in range(3)]
+    views += [view(6.6 + 0.1 * k, (), pv("a", "9D", ("5C", "QS"))) for k in range(60)]
+    events = reconstruct(views)
+    assert [s for s in summary(events) if s[0] == "ladder"] == [("ladder", "a", "QS", "demon", "line:2")]
+    start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
+    state = replay([start, *[replace(e, seq=i) for i, e in enumerate(events)]])
+    assert state.players["a"].demon_left == 12
+
+
+def test_a_play_credited_late_from_the_demon_fixes_the_flip_its_card_was_misread_as_then() -> None:
+    """a's demon shows 7S after its AD went, then 2H: the "7S" (a card lifted, read so for a few views) waits to land
+    somewhere. The 2H lands on the AH pile while hands hide a's and b's areas; b's 2H is back in view, a's demon shows JD
+    (e2e-s79/game02, real models). The play is a's, from the demon, which the log showed holding the 7S then: that flip
+    is fixed to the 2H, or the rules refuse the play as not a's demon top."""
+    views = [view(0.1 * k, (), pv("a", "AD"), pv("b", "9C", (), "AH")) for k in range(10)]
+    views += [view(1.0 + 0.1 * k, (pile("h", "AH"),), pv("a", "AD"), pv("b", "9C", (), "2H")) for k in range(20)]
+    piles = (pile("h", "AH"), pile("d", "AD"))
+    views += [view(3.0 + 0.1 * k, piles, pv("a", "7S"), pv("b", "9C", (), "2H")) for k in range(10)]
+    views += [view(4.0 + 0.1 * k, piles, pv("a", "2H"), pv("b", "9C", (), "2H")) for k in range(20)]
+    piles = (pile("h", "2H"), pile("d", "AD"))
+    views += [view(6.0 + 0.1 * k, piles, pv("a", None, occluded=True), pv("b", None, occluded=True)) for k in range(25)]
+    views += [view(8.5 + 0.1 * k, piles, pv("a", "JD"), pv("b", "9C", (), "2H")) for k in range(20)]
+    events = reconstruct(views)
+    start = RoundStart(seq=0, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13), PlayerSpec("b", 13)))
+    state = replay([start, *events])  # the corrections name the plays and flips by their seqs
+    assert [(f.code, str(f.card)) for f in state.flags] == []
+    assert state.players["a"].played_cards == 2
+    fixes = [e for e in events if isinstance(e, Correction) and e.action == "fix-card"]
+    assert [str(e.card) for e in fixes] == ["2H"]
