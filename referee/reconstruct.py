@@ -140,6 +140,9 @@ class ReconState:
     # (card, player) -> when that player's copy, refused by the rules on a pile, was taken back off it: its showing in
     # their area again since is that copy home, not a conflict's second taken back off another pile
     taken_home: Mapping[tuple[Card, str], float] = field(default_factory=dict)
+    # pile -> the refused card that started it, taken for taken back as the pile went out of sight: (the card, who was
+    # credited, when, the seq of its play)
+    hidden_suspect: Mapping[str, tuple[Card, str | None, float, int | None]] = field(default_factory=dict)
 
 
 FLICKER_SECONDS = 0.3  # a card seen at a place once, its place showing the card before it again within this
@@ -646,6 +649,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     late_flips: dict[str, Card] = {}  # player -> a demon card played before its flip was committed
 
     taken_home = dict(state.taken_home)
+    hidden_suspect = dict(state.hidden_suspect)
 
     def taken_back(key: str) -> None:
         """The suspect top of pile ``key`` went back to its owner, who may play it again."""
@@ -1057,6 +1061,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     if state.started and view.settled:
         shown = {aliases.get(p.id, p.id) for p in view.foundations}
         for pid_ in [p for p, base in suspect.items() if base is None and p not in shown]:
+            if (top_ := tops.get(pid_)) is not None:
+                hidden_suspect[pid_] = (top_, top_by.get(pid_), view.t, suspect_play.get(pid_))
             taken_back(pid_)  # an illegal card that started a pile of its own was taken back
             tops.pop(pid_, None)
         for pile in view.foundations:
@@ -1068,6 +1074,27 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 if pile.top == decoded[key]:
                     continue  # the same reading already decoded as another card: not another card landing
                 del decoded[key]
+            hid = hidden_suspect.pop(key, None) if pile.top is not None else None
+            if (
+                before is None
+                and hid is not None
+                and pile.top == hid[0]
+                and not any(
+                    (lay := seen.get(hid[0])) is not None and lay.last >= hid[2] for seen in state.playable.values()
+                )
+            ):
+                # A pile an illegal card started, out of sight a moment and showing that card again, which no area
+                # showed meanwhile, was under a hand: the card was never taken back, and lies there refused as before,
+                # with nothing logged again (e2e-s81/game02, real models: p3's AC, refused as a second AC of p3's,
+                # was logged landing again each time a hand passed over the pile: five flags for one card).
+                top_, who_, _t, refused_seq = hid
+                tops[key], suspect[key] = top_, None
+                if refused_seq is not None:
+                    suspect_play[key] = refused_seq
+                if who_ is not None:
+                    played[who_] = played.get(who_, frozenset()) | {top_}
+                    taken_home.pop((top_, who_), None)
+                continue
             if before is None and pile.top is not None and key not in suspect:
                 # A new pile whose top is, or continues, a pile that is no longer where it was: that pile,
                 # moved (a completed pile set aside as its King lands), not a new one. Not a new Ace where an Ace
@@ -1701,6 +1728,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         lowered,
         returned,
         taken_home,
+        hidden_suspect,
     ), events
 
 

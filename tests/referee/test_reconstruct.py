@@ -2365,3 +2365,29 @@ def test_a_play_credited_late_from_the_demon_fixes_the_flip_its_card_was_misread
     assert state.players["a"].played_cards == 2
     fixes = [e for e in events if isinstance(e, Correction) and e.action == "fix-card"]
     assert [str(e.card) for e in fixes] == ["2H"]
+
+
+def test_a_refused_card_that_started_a_pile_is_not_logged_again_when_a_hand_passed_over_it() -> None:
+    """a's AC starts a pile and the rules refuse it (as a second AC of a's, say: the chain feeds the refusal back), then
+    a hand hides the pile for two views (e2e-s81/game02, real models: p3's AC logged landing five times, once after
+    each hand that passed). Shown again with no area showing the AC between, it never left: one play. Seen back in a's
+    line between, it was taken back, and its landing again is a new play."""
+
+    def logged(a_line_between: str | None) -> list[tuple]:  # type: ignore[type-arg]
+        ace = pile("x", "AC")
+        views = [view(0, (), pv("a", "AC", (None,)), pv("b", "9D"))]
+        views += [view(1 + 0.1 * k, (ace,), pv("a", "3D", (None,)), pv("b", "9D")) for k in range(10)]
+        views += [view(2.0 + 0.1 * k, (), pv("a", "3D", (a_line_between,)), pv("b", "9D")) for k in range(2)]
+        again = replace(ace, reached=("a",))  # a's arm over it as it shows again
+        views += [view(2.2 + 0.1 * k, (again,), pv("a", "3D", (None,)), pv("b", "9D")) for k in range(20)]
+        state, events = ReconState(), []
+        for v in views:
+            state, new = step(state, v)
+            events += new
+            for e in new:
+                if isinstance(e, Play):
+                    state = refused(state, e.pile, e.seq, None)
+        return plays(events)
+
+    assert logged(None) == [("play", "a", "AC", "x", "demon", False)]
+    assert logged("AC") == [("play", "a", "AC", "x", "demon", False), ("play", "a", "AC", "x", "line:1", False)]
