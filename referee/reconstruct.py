@@ -322,6 +322,11 @@ TIME_EPS = 1e-6  # view times are sums of frame periods: four views 1/15 s apart
 # oracle: p4's AD left its waste 0.5 s before it landed, and p1's arm, on its way to the next pile, was the only one
 # seen). Measured over 0.6-1.0 s on 34 rendered games (real models): 0.6 kept more right.
 LEFT_SECONDS = 0.6
+# A candidate's copy of an unattributed play's card that lay in its area this long after the play landed was not the
+# card on the pile, though it leaves later (e2e-s88/game01, real models: a pile of nobody's read 10S at 0.46, taken for
+# an AC from the top-k, was credited to p1 when p1's AC left its waste a second later for the clubs pile; that AC was
+# then refused as p1's second, and the twelve clubs on it as on no Ace).
+STAYED_SECONDS = 0.5
 # ... having lain there this long (e2e-s31/game01, oracle: p3's 3S lay 0.8 s on its waste; p2's arm, bringing a 5C to
 # the next pile, took it when a whole GLIMPSE_SECONDS was asked for). The real models' figures are the same at 0.5
 # and 1.0 s.
@@ -430,10 +435,17 @@ def _attribute(
         return reached[0], None, [pid for pid, _ in had] or [reached[0]]
     if len(gone) == 1:
         return gone[0][0], gone[0][1], [pid for pid, _ in had]
-    if len(had) == 1 and not gone:
+    if len(had) == 1 and not gone and not _still_there(had[0], card, now):
         return had[0][0], had[0][1], [had[0][0]]
     pool = [pid for pid, _ in (gone or had)]
     return None, None, pool
+
+
+def _still_there(had: tuple[str, str], card: Card, now: Mapping[str, PlayerView]) -> bool:
+    """The one deck that lately had ``card`` (``had``: player, place) shows it where it was, its area in full view: the
+    card landing is not known to be theirs (a deck has one), and waits for the copy to leave (``STAYED_SECONDS``)."""
+    pv = now.get(had[0])
+    return pv is not None and not pv.occluded and pv.playable().get(card) == had[1]
 
 
 # A forbidden top read this long before another card showed on the pile lay there (a glimpse of a reading does not).
@@ -1629,17 +1641,25 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             both = [pid for pid in a_cands if without(pid, a_card)]
             if len(both) == 2:
                 together[a_seq], together[b_seq] = both[0], both[1]
+
+    def stayed(pid: str, card: Card, t0: float) -> bool:
+        """``pid``'s copy of ``card`` was seen lying in its area from before a play of it landed at ``t0`` until
+        ``STAYED_SECONDS`` after: the card on the pile was not that copy, whenever it left later."""
+        seen = state.playable.get(pid, {}).get(card)
+        return seen is not None and seen.since <= t0 and seen.last >= t0 + STAYED_SECONDS
+
     for waiting in state.pending:
         p_seq, card, cands, t0, key, gone_then, places, *_ = waiting
         if p_seq in resuited:
             continue  # its card was another: who had that one is no longer known
         had_at = dict(places)
-        gone = [pid for pid in cands if pid in had_at and without(pid, card)]
+        gone = [pid for pid in cands if pid in had_at and without(pid, card) and not stayed(pid, card, t0)]
         if len(gone) != 1:
             # Every other candidate shows the card (never moved, or a conflict's second copy taken back): the play
             # was the one whose card is missing, though their last sight of it may have faded by now.
             showing = [pid for pid in cands if shows(pid, card) is not None]
-            rest = [pid for pid in cands if pid not in showing and card not in played.get(pid, frozenset())]
+            rest = [pid for pid in cands if pid not in showing and card not in played.get(pid, frozenset())
+                    and not stayed(pid, card, t0)]  # fmt: skip
             if showing and len(rest) > 1:
                 # Of two or more whose card is missing, the one whose arm alone was seen over the pile as it landed
                 # (a copy back in its area was the conflict's second, taken back, or never put down).

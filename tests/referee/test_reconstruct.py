@@ -611,7 +611,8 @@ def test_a_jump_whose_pile_then_reads_steadily_as_a_card_inferred_under_it_was_m
         events = reconstruct(views)
         return plays(events), [(e.action, e.target) for e in events if isinstance(e, Correction)]
 
-    jump = [("play", "b", "JS", "s", "waste", True), ("play", "c", "QS", "s", "demon", True),
+    # (the QS inferred under the "KS" is nobody's: c's demon still showed its QS, the one copy c has)
+    jump = [("play", "b", "JS", "s", "waste", True), ("play", None, "QS", "s", None, True),
             ("play", "a", "KS", "s", "line:1", False)]  # fmt: skip
     logged, corrections = run(2.0)
     assert logged == [*jump, ("play", "c", "QS", "s", "demon", False)]
@@ -2391,3 +2392,20 @@ def test_a_refused_card_that_started_a_pile_is_not_logged_again_when_a_hand_pass
 
     assert logged(None) == [("play", "a", "AC", "x", "demon", False)]
     assert logged("AC") == [("play", "a", "AC", "x", "demon", False), ("play", "a", "AC", "x", "line:1", False)]
+
+
+def test_a_card_landing_while_the_one_deck_that_had_it_still_shows_it_is_not_that_decks() -> None:
+    """A pile shows an AC (a reading of something else, or a deck never seen with one) while a's AC lies on a's waste
+    in full view, and stays there 0.6 s more before it goes to another pile (e2e-s88/game01, real models: the first
+    was credited to a, a's own AC then refused as a second of a's, and the twelve clubs on it as on no Ace). The first
+    waits, and is nobody's: a's copy stayed after it landed; a's AC is a's play on the second pile."""
+    views = [view(0.1 * k, (), pv("a", "9D", (), "AC"), pv("b", "4H")) for k in range(10)]
+    views += [view(1.0 + 0.1 * k, (pile("x", "AC"),), pv("a", "9D", (), "AC"), pv("b", "4H")) for k in range(6)]
+    views += [view(1.6, (pile("x", "AC"),), pv("a", "9D", (), None), pv("b", "4H"))]
+    both = (pile("x", "AC"), pile("y", "AC"))
+    views += [view(1.8 + 0.1 * k, both, pv("a", "9D", (), "5S"), pv("b", "4H")) for k in range(70)]
+    events = reconstruct(views)
+    start = RoundStart(seq=0, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13), PlayerSpec("b", 13)))
+    state = replay([start, *events])
+    assert [(f.code, str(f.card)) for f in state.flags] == [("unattributed", "AC")]
+    assert state.players["a"].played_cards == 1
