@@ -71,6 +71,7 @@ class Forbidden(NamedTuple):
     since: float  # when it was first read there
     sure: float  # how surely it was read there at worst since
     frame: int  # the last frame it was read in
+    origin: str | None = None  # the area it was tracked from as it came to the pile (``PileView.origin``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -452,14 +453,17 @@ def _still_there(had: tuple[str, str], card: Card, now: Mapping[str, PlayerView]
 COVERED_SECONDS = 0.2
 
 
-def _covered(seen: Forbidden, now: Card, lawful: Card | None, t: float) -> bool:
+def _covered(seen: Forbidden, now: Card, lawful: Card | None, t: float, origin: str | None = None) -> bool:
     """A forbidden top ``seen``, read surely for ``COVERED_SECONDS``, now under another card ``now`` of another rank
     and suit (a reading sharing either is likelier ``now`` misread as it landed: e2e-s44/game02, real models: p1's
     JC read JS for its first views on the pile, while p1's line had shown a JS; nor one read unsurely:
-    e2e-s39b/game00, a JH read at 0.62 on a new pile a KD then showed on)."""
+    e2e-s39b/game00, a JH read at 0.62 on a new pile a KD then showed on), or of its suit when the two were tracked
+    to the pile from different areas (``origin``: the new card's): two cards, whatever they share (e2e-s91/game01,
+    oracle: p1's 4S put on the AC pile, covered 0.4 s later by p4's 2S, went unlogged)."""
+    apart = seen.origin is not None and origin is not None and seen.origin != origin
     return (
         seen.card.rank != now.rank
-        and seen.card.suit != now.suit
+        and (seen.card.suit != now.suit or apart)
         and seen.card != lawful
         and seen.sure >= ILLEGAL_SURE
         and t - seen.since >= COVERED_SECONDS
@@ -1239,7 +1243,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             under_new = (
                 since
                 if since is not None
-                and _covered(since, new, before, view.t)
+                and _covered(since, new, before, view.t, pile.origin)
                 and (key, since.card) not in logged_illegal
                 and vanished(since.card)
                 else None
@@ -1270,7 +1274,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     covered = under_new
                     new, run = under_new.card, [(under_new.card, False)]
                 elif since is None or since.card != new:
-                    unlikely[key] = Forbidden(new, view.t, pile.confidence, view.frame)
+                    unlikely[key] = Forbidden(new, view.t, pile.confidence, view.frame, pile.origin)
                     continue
                 else:
                     unlikely[key] = since._replace(sure=min(since.sure, pile.confidence), frame=view.frame)

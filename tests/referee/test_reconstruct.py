@@ -2409,3 +2409,21 @@ def test_a_card_landing_while_the_one_deck_that_had_it_still_shows_it_is_not_tha
     state = replay([start, *events])
     assert [(f.code, str(f.card)) for f in state.flags] == [("unattributed", "AC")]
     assert state.players["a"].played_cards == 1
+
+
+def test_a_forbidden_card_covered_by_one_of_its_suit_from_another_area_is_logged_under_it() -> None:
+    """a puts their demon 4S on the AC pile and b their 2S on it 0.3 s later, each tracked from its own area
+    (e2e-s91/game01, oracle: p1's 4S, covered by p4's 2S, went unlogged). A reading that shares a suit with the card
+    covering it is likelier that card misread as it landed, but two cards tracked from two areas are two cards: both are
+    logged, for the rules to refuse. Tracked from one area (or untracked), only the 2S is."""
+
+    def logged(four_from: str | None) -> list[tuple]:  # type: ignore[type-arg]
+        four, two = replace(pile("c", "4S"), origin=four_from), replace(pile("c", "2S"), origin="b")
+        views = [view(0, (pile("c", "AC"),), pv("a", "4S"), pv("b", "9H", (), "2S"))]
+        views += [view(t, (four,), pv("a", "KD"), pv("b", "9H", (), "2S")) for t in (1.0, 1.15, 1.3)]
+        views += [view(t, (two,), pv("a", "KD"), pv("b", "9H", (), "7C")) for t in (1.45, 1.6, 3.0)]
+        return plays(reconstruct(views))
+
+    assert logged("a") == [("play", "a", "4S", "c", "demon", False), ("play", "b", "2S", "c", "waste", False)]
+    assert logged("b") == [("play", "b", "2S", "c", "waste", False)]
+    assert logged(None) == [("play", "b", "2S", "c", "waste", False)]
