@@ -457,16 +457,16 @@ def _covered(seen: Forbidden, now: Card, lawful: Card | None, t: float, origin: 
     """A forbidden top ``seen``, read surely for ``COVERED_SECONDS``, now under another card ``now`` of another rank
     and suit (a reading sharing either is likelier ``now`` misread as it landed: e2e-s44/game02, real models: p1's
     JC read JS for its first views on the pile, while p1's line had shown a JS; nor one read unsurely:
-    e2e-s39b/game00, a JH read at 0.62 on a new pile a KD then showed on), or of its suit when the two were tracked
-    to the pile from different areas (``origin``: the new card's): two cards, whatever they share (e2e-s91/game01,
-    oracle: p1's 4S put on the AC pile, covered 0.4 s later by p4's 2S, went unlogged)."""
+    e2e-s39b/game00, a JH read at 0.62 on a new pile a KD then showed on), or under any card when the two were
+    tracked to the pile from different areas (``origin``: the new card's): two cards, whatever they share
+    (e2e-s91/game01, oracle: p1's 4S put on the AC pile, covered 0.4 s later by p4's 2S, went unlogged; e2e-s78/game01,
+    p4's 6D on the 5C pile, covered 0.2 s later by p1's 6C)."""
     apart = seen.origin is not None and origin is not None and seen.origin != origin
     return (
-        seen.card.rank != now.rank
-        and (seen.card.suit != now.suit or apart)
+        ((seen.card.rank != now.rank and seen.card.suit != now.suit) or apart)
         and seen.card != lawful
         and seen.sure >= ILLEGAL_SURE
-        and t - seen.since >= COVERED_SECONDS
+        and t - seen.since >= COVERED_SECONDS - TIME_EPS
     )
 
 

@@ -2427,3 +2427,19 @@ def test_a_forbidden_card_covered_by_one_of_its_suit_from_another_area_is_logged
     assert logged("a") == [("play", "a", "4S", "c", "demon", False), ("play", "b", "2S", "c", "waste", False)]
     assert logged("b") == [("play", "b", "2S", "c", "waste", False)]
     assert logged(None) == [("play", "b", "2S", "c", "waste", False)]
+
+
+def test_a_forbidden_card_covered_by_a_lawful_one_of_its_rank_from_another_area_is_logged_under_it() -> None:
+    """a puts their line 6D on the 5C pile and b their 6C on it three views (0.2 s) later (e2e-s78/game01, oracle:
+    p4's wrong-suit 6D, covered by p1's 6C). Tracked from two areas they are two cards, though they share a rank: the
+    6D is logged under the 6C for the rules to refuse. Tracked from one area, the "6D" was the 6C misread as it landed."""
+
+    def logged(six_from: str) -> list[tuple]:  # type: ignore[type-arg]
+        six_d, six_c = replace(pile("c", "6D"), origin=six_from), replace(pile("c", "6C"), origin="b")
+        views = [view(0, (pile("c", "5C"),), pv("a", "QH", ("6D",)), pv("b", "9H", ("6C",)))]
+        views += [view(1 + k / 15, (six_d,), pv("a", "QH", (None,)), pv("b", "9H", ("6C",))) for k in range(3)]
+        views += [view(1.2 + k / 15, (six_c,), pv("a", "QH", (None,)), pv("b", "9H", (None,))) for k in range(30)]
+        return plays(reconstruct(views))
+
+    assert logged("a") == [("play", "a", "6D", "c", "line:1", False), ("play", "b", "6C", "c", "line:1", False)]
+    assert logged("b") == [("play", "b", "6C", "c", "line:1", False)]
