@@ -442,6 +442,11 @@ def _attribute(
     return None, None, pool
 
 
+def _last_seen(card: Card, playable: Mapping[str, Mapping[Card, Sighting]]) -> float:
+    """When ``card`` was last seen playable in any area (-inf: not lately)."""
+    return max((seen[card].last for seen in playable.values() if card in seen), default=-math.inf)
+
+
 def _still_there(had: tuple[str, str], card: Card, now: Mapping[str, PlayerView]) -> bool:
     """The one deck that lately had ``card`` (``had``: player, place) shows it where it was, its area in full view: the
     card landing is not known to be theirs (a deck has one), and waits for the copy to leave (``STAYED_SECONDS``)."""
@@ -453,7 +458,7 @@ def _still_there(had: tuple[str, str], card: Card, now: Mapping[str, PlayerView]
 COVERED_SECONDS = 0.2
 
 
-def _covered(seen: Forbidden, now: Card, lawful: Card | None, t: float, origin: str | None = None) -> bool:
+def _covered(seen: Forbidden, now: Card, lawful: Card | None, t: float, origin: str | None) -> bool:
     """A forbidden top ``seen``, read surely for ``COVERED_SECONDS``, now under another card ``now`` of another rank
     and suit (a reading sharing either is likelier ``now`` misread as it landed: e2e-s44/game02, real models: p1's
     JC read JS for its first views on the pile, while p1's line had shown a JS; nor one read unsurely:
@@ -675,6 +680,16 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             taken_home[(card, who)] = view.t
         del suspect[key]
         suspect_play.pop(key, None)
+
+    def not_taken_back(key: str, hid: tuple[Card, str | None, float, int | None]) -> None:
+        """Undoes ``taken_back`` of pile ``key``'s suspect top (``hidden_suspect``): it lies there, refused, as before."""
+        card, who, _t, refused_seq = hid
+        tops[key], suspect[key] = card, None
+        if refused_seq is not None:
+            suspect_play[key] = refused_seq
+        if who is not None:
+            played[who] = played.get(who, frozenset()) | {card}
+            taken_home.pop((card, who), None)
 
     def fix_card(target: int, card: Card, right: Card, who: str | None, reason: str) -> str | None:
         """The play ``target``, logged as ``card``, was ``right``, misread: a ``fix-card`` by the camera; who played
@@ -1095,21 +1110,13 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 before is None
                 and hid is not None
                 and pile.top == hid[0]
-                and not any(
-                    (lay := seen.get(hid[0])) is not None and lay.last >= hid[2] for seen in state.playable.values()
-                )
+                and _last_seen(hid[0], state.playable) < hid[2]
             ):
                 # A pile an illegal card started, out of sight a moment and showing that card again, which no area
                 # showed meanwhile, was under a hand: the card was never taken back, and lies there refused as before,
                 # with nothing logged again (e2e-s81/game02, real models: p3's AC, refused as a second AC of p3's,
                 # was logged landing again each time a hand passed over the pile: five flags for one card).
-                top_, who_, _t, refused_seq = hid
-                tops[key], suspect[key] = top_, None
-                if refused_seq is not None:
-                    suspect_play[key] = refused_seq
-                if who_ is not None:
-                    played[who_] = played.get(who_, frozenset()) | {top_}
-                    taken_home.pop((top_, who_), None)
+                not_taken_back(key, hid)
                 continue
             if before is None and pile.top is not None and key not in suspect:
                 # A new pile whose top is, or continues, a pile that is no longer where it was: that pile,
@@ -1156,14 +1163,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     took_back = top_by.get(key)
                     # (an illegal card is logged once it has lain there ILLEGAL_SECONDS)
                     refused_seq, since_t = suspect_play.get(key), landed.get(key, view.t) - ILLEGAL_SECONDS
-                    if (
-                        refused_seq is not None
-                        and before is not None
-                        and not any(
-                            (lay := seen.get(fixed)) is not None and lay.last > since_t
-                            for seen in state.playable.values()
-                        )
-                    ):
+                    if refused_seq is not None and before is not None and _last_seen(fixed, state.playable) <= since_t:
                         under = (refused_seq, before)
                     taken_back(key)
                     before = base  # taken back, and the right card already put in its place
