@@ -1308,18 +1308,23 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     if card == new and covered is None
                     else (None, (), None)
                 )
+                # A card shown as a refused card is taken back off it: the arm that took it back (and put it there)
+                # is accounted for; the other arms, or a copy gone from another area, are the card's (e2e-s47/game01,
+                # oracle: p2's AS, covered 0.25 s after it landed by p3's 8H, showed as the 8H was taken back;
+                # e2e-s96/game01, oracle: p4's 4S landed on the 3S pile as p3 held a 5D over it, and showed as p3
+                # took the 5D back). With nobody else to have it, that arm brought it too.
+                unaccounted = tuple(a for a in arms if a != took_back)
                 player, source, candidates = _attribute(
-                    card, state.playable, players, view.t, played, origin, arms, pile_seen
+                    card, state.playable, players, view.t, played, origin, unaccounted, pile_seen
                 )
-                if player is None and not candidates and took_back in arms and len(arms) > 1:
-                    # A card nobody was seen with, shown as a refused card is taken back off it: the arm that took it
-                    # back (and put it there) is accounted for; the other arms are the card's (e2e-s47/game01,
-                    # oracle: p2's AS, covered 0.25 s after it landed by p3's 8H, showed as the 8H was taken back).
-                    arms = tuple(a for a in arms if a != took_back)
+                if unaccounted != arms and player is None:
+                    whole = _attribute(card, state.playable, players, view.t, played, origin, arms, pile_seen)
+                    if whole[0] is not None or whole[2] or len(arms) == 1:
+                        player, source, candidates = whole
+                        unaccounted = arms
+                if unaccounted != arms:
+                    arms = unaccounted
                     arm_first = arm_first if arm_first in arms else None
-                    player, source, candidates = _attribute(
-                        card, state.playable, players, view.t, played, origin, arms, pile_seen
-                    )
                 extra: dict[str, Any] = {"frame": view.frame, "confidence": round(pile.confidence, 3)}
                 if covered is not None:  # seen a moment only: the last frame that showed it, how surely it was read
                     extra.update(frame=covered.frame, confidence=round(covered.sure, 3), covered=True)

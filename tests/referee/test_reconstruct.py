@@ -490,6 +490,35 @@ def test_a_card_shown_as_a_refused_card_is_taken_back_off_it_goes_to_the_other_a
     assert ("play", "a", "AS", "x", None, False) not in run(("b",))
 
 
+def test_a_card_shown_as_a_refused_card_is_taken_back_off_it_goes_to_the_deck_it_left_not_the_taking_arm() -> None:
+    """b lifts the 4S off its waste; a's wrong-rank 5D shows on the 3S pile (a's arm over it) before the 4S is seen
+    there, and when a takes the 5D back the 4S shows, a's arm the only one seen (e2e-s96/game01, oracle: p4's 4S
+    landed under p3's 5D, held over the pile). a's arm is accounted for by the 5D: the 4S is b's, whose copy left.
+    With b's 4S still on its waste, nobody else can have it, and the arm's deck is credited as before."""
+
+    def run(b_waste_after: str) -> list[tuple]:  # type: ignore[type-arg]
+        five = replace(pile("s", "5D"), reached=("a",))
+        four = replace(pile("s", "4S"), reached=("a",))
+        return plays(
+            reconstruct(
+                [
+                    *(view(t, (pile("s", "3S"),), pv("a", "QH", ("5D",)), pv("b", "9C", (), "4S")) for t in (0, 0.5)),
+                    view(1, (pile("s", "3S"),), pv("a", "QH", ("5D",)), pv("b", "9C", (), b_waste_after)),
+                    *(
+                        view(t, (five,), pv("a", "QH", (None,)), pv("b", "9C", (), b_waste_after))
+                        for t in (1.5, 2, 2.5, 3, 3.5)
+                    ),
+                    *(view(t, (four,), pv("a", "QH", ("5D",)), pv("b", "9C", (), b_waste_after)) for t in (4, 4.5, 5)),
+                ]
+            )
+        )
+
+    logged = run("8D")
+    assert ("play", "b", "4S", "s", "waste", False) in logged
+    assert [p for p in logged if p[2] == "4S"] == [("play", "b", "4S", "s", "waste", False)]
+    assert ("play", "a", "4S", "s", None, False) in run("4S")
+
+
 def test_a_forbidden_card_read_as_a_lawful_one_and_taken_back_is_fixed_to_the_card_read() -> None:
     """a puts a 2C, never seen in a's area (drawn and played at once), on the AS pile; read 2C with a 2S among its
     top-k, it is logged as a 2S (a misread is likelier than an illegal play). 2.5 s later the pile shows the AS again
