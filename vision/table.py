@@ -469,8 +469,14 @@ class TableModel:
                 for f, f_xy in zip(faces, xy, strict=True)
                 if f.track not in self._resting and f.card != card and float(np.linalg.norm(f_xy - where)) < COVER_MM
             ]
-            covered = column != "demon" and (
-                (still is not None and still[1] == pid and (still[0], pid) not in lay_before) or bool(newly)
+            # Its track still seen showing it, moving, is the card in a hand: lifted, whatever shows where it lay (the
+            # card under it, seen for the first time in a while, is no card put on it: e2e-s91/game02, oracle: p3's
+            # 7C lifted off its line's 8D was taken for covered by it, so p2's conflicting 7C took the play).
+            carried = any(f.track == track and f.card == card and not f.static for f in faces)
+            covered = (
+                column != "demon"
+                and not carried
+                and ((still is not None and still[1] == pid and (still[0], pid) not in lay_before) or bool(newly))
             )
             if not covered:  # its track gone, or following something else now
                 # Only a card on top of its column can be picked up: one seen lying under another (in a ladder, a

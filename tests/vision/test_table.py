@@ -370,6 +370,32 @@ def test_a_card_covered_by_one_carried_onto_it_is_reported_buried_until_it_shows
     assert blue is not None and blue.buried == ()
 
 
+def test_a_card_seen_moving_off_the_spot_it_lay_is_lifted_though_a_card_carried_there_before_shows() -> None:
+    """Blue puts a 9S on their 2H, then an 8D on the 9S, both carried from afar. As the 8D is picked up the 9S shows
+    again where it was put, and the 8D is still seen, moving, in the hand: the 8D is being lifted, not covered by the
+    9S (e2e-s91/game02, oracle: p3's 7C lifted off its line's 8D was reported buried, so a conflicting 7C of p2's
+    took the play). The 9S is buried while the 8D lies on it, and shows again."""
+    model, rest, ace, blue_two, red_two = both_with_2h()
+    x, y = blue_two.centre()
+
+    def carried(card: str, track: int) -> Seen:
+        s = tracked(card_at(x + 200, y + 150, card), track)
+        return replace(s, static=False)
+
+    model.view(0.1, 2, [*rest, blue_two, red_two, carried("9S", 77), ace])
+    nine = tracked(card_at(x + 4, y + 12, "9S"), 77)
+    model.view(0.2, 3, [*rest, red_two, nine, ace])
+    model.view(0.3, 4, [*rest, red_two, nine, carried("8D", 88), ace])
+    eight = tracked(card_at(x + 4, y + 14, "8D"), 88)
+    model.view(0.4, 5, [*rest, red_two, eight, ace])
+    blue = model.view(0.5, 6, [*rest, red_two, eight, ace]).player("blue")
+    assert blue is not None and blue.line[0] == Card.parse("8D") and Card.parse("9S") in blue.buried
+    rising = replace(tracked(card_at(x + 40, y - 30, "8D"), 88), static=False)
+    blue = model.view(0.6, 7, [*rest, red_two, nine, rising, ace]).player("blue")
+    assert blue is not None and blue.line[0] == Card.parse("9S")
+    assert Card.parse("8D") not in blue.buried and Card.parse("9S") not in blue.buried
+
+
 def test_a_detector_slip_beside_a_dealt_row_is_not_its_demon() -> None:
     """Something beside blue's demon taken for a card and read at 0.08 makes a sixth slot in a row of five: the
     end read least surely goes, so the demon and the line stay where they were dealt."""
