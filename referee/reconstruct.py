@@ -884,10 +884,17 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         nonlocal seq
         if view.t - landed.get(key, -math.inf) > DOUBLE_SECONDS:
             return
+        # The players the top's play, logged to nobody, waits on: the copy one of them takes back tells which copy
+        # landed first, and logs that one (e2e-s86/game02, oracle: p4's 8S, then p1's on it; the top's play waited
+        # on both, p4's copy showing under it was logged as well, and p4 was credited twice once p1's went back).
+        waits = {pid for p in state.pending if p.pile == key and p.card == card for pid in p.candidates}
+        waits |= {pid for e in events if isinstance(e, Play) and e.player is None and e.pile == key and e.card == card
+                  for pid in e.extra.get("candidates", ())}  # fmt: skip
         for who in pile.doubles:
             recent = state.playable.get(who, {}).get(card)
             if (
                 who == top_by.get(key)
+                or who in waits
                 or (key, card, who) in doubles
                 or recent is None
                 or view.t - recent[1] > RECENT_SECONDS

@@ -940,6 +940,26 @@ def test_two_copies_gone_at_once_and_one_back_is_a_play_and_a_conflicts_second()
     assert (second.player, str(second.card), second.t, second.source) == ("b", "2S", 1, "line:1")
 
 
+def test_a_copy_under_a_top_nobody_is_credited_with_yet_is_left_to_the_copy_taken_back() -> None:
+    """b's AS starts a pile; a's 2S and b's 2S leave their areas at once, and the pile shows a 2S with a's copy lying
+    under it (b's landed on a's). The top's play waits on both; when b's copy is back in its waste it is a's, and b's a
+    conflict's second. a's copy seen under the top is not logged as well: a would have played the 2S twice, a false
+    duplicate-card flag (e2e-s86/game02, oracle: two 8S)."""
+    opening = RoundStart(seq=0, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13), PlayerSpec("b", 13)))
+    both = replace(pile("s", "2S"), doubles=("a",))
+    log = reconstruct(
+        [
+            view(0, (), pv("a", "QD", ("2S",)), pv("b", "AS", (), "2S")),
+            *(view(t, (pile("s", "AS"),), pv("a", "QD", ("2S",)), pv("b", "4C", (), "2S")) for t in (0.5, 1, 1.5)),
+            *(view(t, (both,), pv("a", "QD", (None,)), pv("b", "4C", (), "2H")) for t in (2, 2.1, 2.2)),
+            *(view(t, (pile("s", "2S"),), pv("a", "QD", (None,)), pv("b", "4C", (), "2S")) for t in (3.5, 4, 4.5)),
+        ]
+    )
+    state = replay([opening, *log])
+    assert [f"{v.code} {v.card} {v.player}" for v in state.flags] == ["conflict 2S b"]
+    assert {pid: p.played_cards for pid, p in state.players.items()} == {"a": 1, "b": 1}
+
+
 def test_a_conflict_resolves_when_the_second_copy_comes_back_late() -> None:
     """The copy taken back after resting on the pile shows up in its area well after either player's area last
     showed the card: the play still resolves (each candidate had the card when it landed)."""
