@@ -181,6 +181,10 @@ def find_seats(
     if not faces:
         raise ValueError("no face-up cards in view: deal the demons and lines before the round starts")
     xy, bxy = all_xy[on & ~is_back], all_xy[on & is_back]
+    # Faces beyond the table's edge, for a row one short: its end card may overhang the edge further than a stray
+    # object lies in line with a row (e2e-s83/game02: p2's demon 111 mm past the edge, the row tilted; its line's
+    # first card was taken for the demon, and p2's real demon was never seen).
+    beyond = [(p, s.conf) for s, p, keep in zip(seen, all_xy, on, strict=True) if not keep and not s.back]
     if centre is None:
         if calibration.table_mm:
             centre = (calibration.table_mm[0] / 2, calibration.table_mm[1] / 2)
@@ -205,9 +209,12 @@ def find_seats(
         down = down / max(1e-9, float(np.linalg.norm(down)))
         right = np.array([down[1], -down[0]])
         lx = (pts - mid) @ right
-        rows.append(
-            (mid, down, right, _trim_row(_row_run(_merge_slots(lx)), lx, [faces[i].conf for i in run], line_size))
-        )
+        conf = [faces[i].conf for i in run]
+        if len(_row_run(_merge_slots(lx))) == line_size:
+            extra = [(float((p - mid) @ right), c) for p, c in beyond if abs(float((p - mid) @ down)) <= CARD_MM[1] / 2]
+            lx = np.concatenate([lx, [x for x, _ in extra]])
+            conf += [c for _, c in extra]
+        rows.append((mid, down, right, _trim_row(_row_run(_merge_slots(lx)), lx, conf, line_size)))
     stock = _stocks(rows, bxy)
     seats: list[Seat] = []
     for k, (mid, down, right, slots) in enumerate(rows):

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from referee.cards import Card
-from vision.calibrate import Calibration, Seat
+from vision.calibrate import CARD_MM, Calibration, Seat
 from vision.synth.faces import BACK_COLOURS
 from vision.table import Seen, TableModel, back_colour, colour_name, find_seats, seat_of_back
 
@@ -285,6 +285,26 @@ def test_a_stray_card_along_a_row_or_off_the_table_is_not_a_slot_or_a_foundation
     assert bob.line == tuple(Card.parse(c) for c in ("2H", "3C", "4D", "5S"))
     view = model.view(1.0, 1, [*seen, card_at(500, 500, "AS"), card_at(1200, 880, "7C")])
     assert [str(p.top) for p in view.foundations] == ["AS"]  # the pad beyond the table is not a pile
+
+
+def test_a_row_whose_demon_overhangs_the_table_edge_keeps_its_demon() -> None:
+    """bob's row is dealt at the table's left edge, his demon (KS) 120 mm past it, further than a card may overhang:
+    a row one card short takes a face beyond the edge in line with it as its end (e2e-s83/game02: p2's demon was
+    never seen, its line's first card taken for it). A face beyond the edge off every row's line is no slot."""
+    shifted = [
+        replace(s, quad=s.quad - np.array([470.0, 0.0]))
+        for s in dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "blue")
+    ]
+    assert shifted[0].centre()[0] < -CARD_MM[1] < shifted[1].centre()[0]
+    seen = shifted + dealt_row(-math.pi / 2, ["QH", "9C", "8D", "7S", "6H"], "red")
+    pad = card_at(-150, 500, "7C")  # beside the table, level with nobody's row
+    seats = find_seats(IDENTITY, [*seen, pad], line_size=4, players=[("ann", "red"), ("bob", "blue")])
+    model = TableModel(IDENTITY.with_seats(seats), line_size=4)
+    bob = model.view(0.0, 0, seen).player("bob")
+    assert bob is not None and bob.demon_top == Card.parse("KS")
+    assert bob.line == tuple(Card.parse(c) for c in ("2H", "3C", "4D", "5S"))
+    ann = model.view(0.0, 0, seen).player("ann")
+    assert ann is not None and ann.demon_top == Card.parse("QH")
 
 
 def test_a_card_turned_over_on_the_stock_is_the_players_not_a_new_foundation() -> None:
