@@ -1696,10 +1696,21 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                       and (demon_tops.get(pid) == card or card in demon_left.get(pid, frozenset()))]  # fmt: skip
             if len(demons) == 1:
                 gone = demons
+        because: str | None = None
+        arm = _first_arm(waiting.reached, waiting.reached_first)
+        if len(gone) > 1 and view.t - t0 >= PENDING_SECONDS and arm in gone and card not in played.get(arm, ()):
+            # Several copies gone, and none back by the end of the wait: no conflict's second (it goes straight back),
+            # so one of them was a misreading or went elsewhere. The arm seen bringing the card says whose it was
+            # (e2e-s96/game00, real models: p1's AC lay on its waste, p1's arm the one over the pile; p4's waste,
+            # being dealt, read AC for one view as the card left p1's).
+            gone = [arm]
+            because = f"no copy of the {card} came back: {arm}'s arm was the one seen over {key} as it landed"
         if len(gone) == 1:
             played[gone[0]] = played.get(gone[0], frozenset()) | {card}
             source = had_at.get(gone[0])
-            log_credit(p_seq, gone[0], f"{gone[0]}'s {card} was seen gone once the area was uncovered", source)
+            log_credit(
+                p_seq, gone[0], because or f"{gone[0]}'s {card} was seen gone once the area was uncovered", source
+            )
             if source == "demon":
                 shown_when_played(gone[0], card, p_seq)
             # A card that was gone from its area with the played one and is back: the second copy of a conflict,
@@ -1718,7 +1729,6 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     later.append(pid)
             # Watched like a credited play: a copy of the chosen player's that was lifted as the play landed and
             # shows up back in their area means the choice was wrong (that copy was the conflict's second).
-            arm = _first_arm(waiting.reached, waiting.reached_first)
             credited.append(
                 Credit(p_seq, card, key, gone[0], t0, gone[0] in gone_then, places, source, tuple(later), arm)
             )

@@ -9,7 +9,7 @@ import pytest
 from referee.cards import Card
 from referee.events import Correction, Event, Flip, Ladder, Play, PlayerSpec, RoundStart
 from referee.game import replay
-from referee.reconstruct import ReconState, reconstruct, refused, step
+from referee.reconstruct import PENDING_SECONDS, ReconState, reconstruct, refused, step
 from referee.tableview import PileView, PlayerView, TableView
 
 
@@ -1744,6 +1744,28 @@ def test_a_demon_top_flipped_past_alone_that_shows_again_for_a_while_was_never_g
     moves = [s for s in summary(reconstruct(views)) if s[0] in ("ladder", "flip")]
     assert ("ladder", "a", "7C", "demon", "line:1") in moves
     assert moves[-1] == ("flip", "a", "KH")
+
+
+def test_a_play_two_gone_copies_wait_on_goes_to_the_one_arm_when_no_copy_comes_back() -> None:
+    """a's AC lies on its waste and leaves it; b's waste, being dealt, reads AC for one view just then; the AC lands
+    with a's arm the one seen over the pile. Both copies are gone, so the play waits for the conflict's second to
+    come back. None does within PENDING_SECONDS: there was no conflict, and the arm says whose the card was
+    (e2e-s96/game00, real models). Without an arm seen, nothing says, and the play stays unattributed."""
+
+    def run(arms: tuple[str, ...]) -> list:  # type: ignore[type-arg]
+        wastes = [("AC", "KS"), ("AC", "KS"), ("AC", "KS"), ("AC", "KS"), ("9S", "JD"), ("9S", "AC"), ("9S", None)]
+        views = [view(0.1 * k, (), pv("a", "QH", (), aw), pv("b", "JH", (), bw)) for k, (aw, bw) in enumerate(wastes)]
+        landed = replace(pile("c", "AC"), reached=arms)
+        views += [view(1.0, (landed,), pv("a", "QH", (), "9S"), pv("b", "JH", (), "3C"))]
+        views += [view(1.0 + 0.5 * k, (pile("c", "AC"),), pv("a", "QH", (), "9S"), pv("b", "JH", (), "3C"))
+                  for k in range(1, 14)]  # fmt: skip
+        return reconstruct(views)
+
+    events = run(("a",))
+    assert [sorted(e.extra["candidates"]) for e in events if isinstance(e, Play)] == [["a", "b"]]
+    fix = next(e for e in events if isinstance(e, Correction))
+    assert (fix.player, fix.source) == ("a", "waste") and fix.t >= 1.0 + PENDING_SECONDS
+    assert not any(isinstance(e, Correction) for e in run(()))
 
 
 def test_a_conflict_still_waiting_as_the_film_ends_goes_to_the_arm_seen_bringing_the_card_first() -> None:
