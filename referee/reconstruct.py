@@ -631,6 +631,30 @@ def _one_reached(places: list[tuple[str, str]], reached: Sequence[str]) -> list[
     return mine if len(mine) == 1 else []
 
 
+def _laddered_over(pv: PlayerView, seen: Mapping[Card, Sighting]) -> PlayerView:
+    """``pv`` with the line cards a card showing on them now was laddered onto reported covered: the card a line
+    place showed before the one it shows now, which goes on it (one rank lower, the other colour), lies under it (a
+    card lifted off a line shows the one it lay on, a rank higher). e2e-s97/game02, real models: p3's 7S laddered
+    from the demon onto its 8D, which the detector never reported covered; p2's 8D, played, went to nobody. (A place
+    emptied and refilled from the demon before any view showed it empty would look the same; on 99 rendered games the
+    rule changed three: two right, one wrong.)"""
+    if pv.occluded:
+        return pv
+    now = pv.playable()
+    under = [
+        s.before
+        for c, place in now.items()
+        if place.startswith("line:")
+        and (s := seen.get(c)) is not None
+        and s.place == place
+        and s.before is not None
+        and s.before not in now
+        and s.before not in pv.buried
+        and can_ladder(s.before, c)
+    ]
+    return replace(pv, buried=(*pv.buried, *under)) if under else pv
+
+
 def _at_once(before: Mapping[str, Mapping[Card, Sighting]], card: Card, places: list[tuple[str, str]]) -> bool:
     """Two or more of ``places`` (player, place) last showed ``card`` within ``CONFLICT_SPREAD_SECONDS`` of each other
     (all of them): a conflict's copies."""
@@ -643,7 +667,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     events: list[Event] = []
     seq = state.next_seq
     played = dict(state.played)
-    players = {p.id: p for p in view.players}
+    players = {p.id: _laddered_over(p, state.playable.get(p.id, {})) for p in view.players}
     tops = dict(state.tops)
     played_from: dict[str, set[str]] = {}
     suspect = dict(state.suspect)

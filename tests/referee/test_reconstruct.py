@@ -1768,6 +1768,25 @@ def test_a_play_two_gone_copies_wait_on_goes_to_the_one_arm_when_no_copy_comes_b
     assert not any(isinstance(e, Correction) for e in run(()))
 
 
+def test_a_line_card_a_ladder_was_built_on_is_under_it_not_a_copy_that_left() -> None:
+    """a ladders the demon's 7S onto its line's 8D (the detector never reports the 8D covered); then b lifts the 8D
+    off its waste and it lands on the diamonds pile. a's 8D lies under the 7S (a card lifted off a line shows the one
+    it lay on, a rank higher, never a lower one of the other colour), so only b's copy is gone: the play is b's
+    (e2e-s97/game02, real models). Had the line shown a 9C where the 8D was, the 8D was lifted off it: two copies
+    gone, and nothing says whose."""
+
+    def run(after: str) -> list[tuple]:  # type: ignore[type-arg]
+        views = [view(0.1 * k, (pile("d", "7D"),), pv("a", "7S", ("8D",)), pv("b", "KH", (), "8D")) for k in range(6)]
+        views += [view(0.6 + 0.1 * k, (pile("d", "7D"),), pv("a", "QC", (after,)), pv("b", "KH", (), "8D"))
+                  for k in range(5)]  # fmt: skip
+        views += [view(1.5, (pile("d", "7D"),), pv("a", "QC", (after,)), pv("b", "KH", (), "2C"))]
+        views += [view(t, (pile("d", "8D"),), pv("a", "QC", (after,)), pv("b", "KH", (), "2C")) for t in (2, 2.25, 2.5)]
+        return [p for p in plays(reconstruct(views)) if p[2] == "8D"]
+
+    assert run("7S") == [("play", "b", "8D", "d", "waste", False)]
+    assert run("9C") == [("play", None, "8D", "d", None, False)]
+
+
 def test_a_conflict_still_waiting_as_the_film_ends_goes_to_the_arm_seen_bringing_the_card_first() -> None:
     """Both 2S leave at once and one lands with only b's arm seen over the pile; the film ends before the loser's
     copy goes back (e2e-s31/game00, oracle): b played it, and a's copy is logged landing with it, for the rules to
