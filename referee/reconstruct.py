@@ -1943,11 +1943,11 @@ def _first_arm(reached: Sequence[str], first: str | None) -> str | None:
 
 
 def settle(state: ReconState, t: float, frame: int = 0) -> tuple[ReconState, list[Event]]:
-    """The film ends (at ``t``, after ``frame``) with plays still waiting (``pending``). One whose two candidates'
-    copies were both gone as it landed (a conflict's, the loser's not taken back before the end) goes to the one
+    """The film ends (at ``t``, after ``frame``) with plays still waiting (``pending``). One whose candidates' copies
+    (two, or more) were all gone as it landed (a conflict's, the loser's not taken back before the end) goes to the one
     player whose arm was seen over the pile as the card first showed there, or of two arms seen the one seen there
-    first, and the other copy is logged landing with it, for the rules to judge: the loser's arm comes after the
-    card already shows (of the conflicts rendered in 46 games, the one arm seen was the winner's 42 of 46 times with
+    first, and the other copy (of three or more, each other whose arm was seen) is logged landing with it, for the
+    rules to judge: the loser's arm comes after the card already shows (of the conflicts rendered in 46 games, the one arm seen was the winner's 42 of 46 times with
     the oracle's readings, 29 of 42 with the models' on 43; of 38 conflicts on 42 games where both arms were seen, the
     one seen first was the winner's 35 times, oracle). Any other stays unattributed."""
     events: list[Event] = []
@@ -1955,7 +1955,7 @@ def settle(state: ReconState, t: float, frame: int = 0) -> tuple[ReconState, lis
     played = dict(state.played)
     doubles = set(state.doubles)
     for p in state.pending:
-        if len(p.candidates) != 2 or set(p.gone) != set(p.candidates):
+        if len(p.candidates) < 2 or set(p.gone) != set(p.candidates):
             continue
         first = _first_arm(p.reached, p.reached_first)
         if (
@@ -1964,16 +1964,21 @@ def settle(state: ReconState, t: float, frame: int = 0) -> tuple[ReconState, lis
             or any(p.card in played.get(pid, frozenset()) for pid in p.candidates)
         ):
             continue
-        second = next(pid for pid in p.candidates if pid != first)
+        # Of three or more copies gone, those whose arm was seen too (e2e-s104/game02, oracle: three 8H within 0.3 s,
+        # 2 s before the end, p1's arm seen there first).
+        others = [pid for pid in p.candidates if pid != first]
+        seconds = others if len(others) == 1 else [pid for pid in others if pid in p.reached]
         had_at = dict(p.places)
         one = "the one" if len(p.reached) == 1 else "the first"
-        reason = f"the film ended with both copies of the {p.card} gone: {first}'s arm was {one} seen over {p.pile}"
+        reason = f"the film ended with every copy of the {p.card} gone: {first}'s arm was {one} seen over {p.pile}"
         events.append(_by_camera("reassign", seq, t, frame, p.seq, f"{reason} as it landed", player=first,
                                  source=had_at.get(first)))  # fmt: skip
-        events.append(_returned(seq + 1, p.pile, p.card, second, p.t, had_at.get(second), frame))
-        seq += 2
+        seq += 1
         played[first] = played.get(first, frozenset()) | {p.card}
-        doubles.add((p.pile, p.card, second))
+        for second in seconds:
+            events.append(_returned(seq, p.pile, p.card, second, p.t, had_at.get(second), frame))
+            seq += 1
+            doubles.add((p.pile, p.card, second))
     return replace(state, next_seq=seq, pending=(), played=played, doubles=frozenset(doubles)), events
 
 

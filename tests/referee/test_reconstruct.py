@@ -1787,6 +1787,30 @@ def test_a_line_card_a_ladder_was_built_on_is_under_it_not_a_copy_that_left() ->
     assert run("9C") == [("play", None, "8D", "d", None, False)]
 
 
+def test_three_copies_gone_as_the_film_ends_go_to_the_first_arm_and_the_other_arms_are_conflicts() -> None:
+    """Three 2S leave their areas at once and one lands, the arms of b and a seen over the pile, b's first; the film
+    ends before any copy goes back (e2e-s104/game02, oracle: three 8H within 0.3 s): b played it, a's copy is logged
+    landing with it for the rules to judge, and c's, whose arm nobody saw, is not."""
+    from referee.events import Correction
+
+    events = reconstruct(
+        [
+            view(0, (pile("s", "AS"),), pv("a", "2S"), pv("b", "QD", ("2S",)), pv("c", "9H", (), "2S")),
+            view(
+                1,
+                (replace(pile("s", "2S"), reached=("a", "b"), reached_first="b"),),
+                pv("a", None),
+                pv("b", "QD", (None,)),
+                pv("c", "9H", (), "4C"),
+            ),
+            view(1.5, (pile("s", "2S"),), pv("a", None), pv("b", "QD", (None,)), pv("c", "9H", (), "4C")),
+        ]
+    )
+    fix = next(e for e in events if isinstance(e, Correction))
+    assert (fix.target, fix.player, fix.source) == (1, "b", "line:1")
+    assert [(e.player, str(e.card), e.t) for e in events if isinstance(e, Play)][1:] == [("a", "2S", 1)]
+
+
 def test_a_conflict_still_waiting_as_the_film_ends_goes_to_the_arm_seen_bringing_the_card_first() -> None:
     """Both 2S leave at once and one lands with only b's arm seen over the pile; the film ends before the loser's
     copy goes back (e2e-s31/game00, oracle): b played it, and a's copy is logged landing with it, for the rules to
