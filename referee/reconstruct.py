@@ -1944,12 +1944,13 @@ def _first_arm(reached: Sequence[str], first: str | None) -> str | None:
 
 def settle(state: ReconState, t: float, frame: int = 0) -> tuple[ReconState, list[Event]]:
     """The film ends (at ``t``, after ``frame``) with plays still waiting (``pending``). One whose candidates' copies
-    (two, or more) were all gone as it landed (a conflict's, the loser's not taken back before the end) goes to the one
-    player whose arm was seen over the pile as the card first showed there, or of two arms seen the one seen there
-    first, and the other copy (of three or more, each other whose arm was seen) is logged landing with it, for the
-    rules to judge: the loser's arm comes after the card already shows (of the conflicts rendered in 46 games, the one arm seen was the winner's 42 of 46 times with
-    the oracle's readings, 29 of 42 with the models' on 43; of 38 conflicts on 42 games where both arms were seen, the
-    one seen first was the winner's 35 times, oracle). Any other stays unattributed."""
+    (two, or more) were all gone as it landed (a conflict's, the loser's not taken back before the end) goes to the
+    one player whose arm was seen over the pile as the card first showed there, or of two arms seen the one seen
+    there first, and the other copy (of three or more, each other whose arm was seen) is logged landing with it, for
+    the rules to judge: the loser's arm comes after the card already shows (of the conflicts rendered in 46 games,
+    the one arm seen was the winner's 42 of 46 times with the oracle's readings, 29 of 42 with the models' on 43; of
+    38 conflicts on 42 games where both arms were seen, the one seen first was the winner's 35 times, oracle). Any
+    other stays unattributed."""
     events: list[Event] = []
     seq = state.next_seq
     played = dict(state.played)
