@@ -906,7 +906,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         the rules to judge (a conflict within the window); it goes back to its owner, so it does not count as put
         down."""
         nonlocal seq
-        if view.t - landed.get(key, -math.inf) > DOUBLE_SECONDS:
+        if not pile.doubles or view.t - landed.get(key, -math.inf) > DOUBLE_SECONDS:
             return
         # The players the top's play, logged to nobody, waits on: the copy one of them takes back tells which copy
         # landed first, and logs that one (e2e-s86/game02, oracle: p4's 8S, then p1's on it; the top's play waited

@@ -210,11 +210,14 @@ def find_seats(
         right = np.array([down[1], -down[0]])
         lx = (pts - mid) @ right
         conf = [faces[i].conf for i in run]
-        if len(_row_run(_merge_slots(lx))) == line_size:
+        slots = _row_run(_merge_slots(lx))
+        if len(slots) == line_size:
             extra = [(float((p - mid) @ right), c) for p, c in beyond if abs(float((p - mid) @ down)) <= CARD_MM[1] / 2]
-            lx = np.concatenate([lx, [x for x, _ in extra]])
-            conf += [c for _, c in extra]
-        rows.append((mid, down, right, _trim_row(_row_run(_merge_slots(lx)), lx, conf, line_size)))
+            if extra:
+                lx = np.concatenate([lx, [x for x, _ in extra]])
+                conf += [c for _, c in extra]
+                slots = _row_run(_merge_slots(lx))
+        rows.append((mid, down, right, _trim_row(slots, lx, conf, line_size)))
     stock = _stocks(rows, bxy)
     seats: list[Seat] = []
     for k, (mid, down, right, slots) in enumerate(rows):
@@ -465,6 +468,7 @@ class TableModel:
         wastes = Counter(p_ for _, p_, _, col in self._resting.values() if col == "waste")
         kept = Counter(p_ for tr, (c, p_, _, col) in self._resting.items()
                        if col == "waste" and resting.get(tr, (None, None))[:2] == (c, p_))  # fmt: skip
+        moving = {(f.track, f.card) for f in faces if not f.static}  # cards in a hand
         for track, (card, pid, where, column) in self._resting.items():
             still = resting.get(track)
             if still is not None and still[:2] == (card, pid):
@@ -479,10 +483,9 @@ class TableModel:
             # Its track still seen showing it, moving, is the card in a hand: lifted, whatever shows where it lay (the
             # card under it, seen for the first time in a while, is no card put on it: e2e-s91/game02, oracle: p3's
             # 7C lifted off its line's 8D was taken for covered by it, so p2's conflicting 7C took the play).
-            carried = any(f.track == track and f.card == card and not f.static for f in faces)
             covered = (
                 column != "demon"
-                and not carried
+                and (track, card) not in moving
                 and ((still is not None and still[1] == pid and (still[0], pid) not in lay_before) or bool(newly))
             )
             if not covered:  # its track gone, or following something else now
