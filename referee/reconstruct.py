@@ -48,6 +48,7 @@ class Credit(NamedTuple):
     source: str | None
     gone_too: tuple[str, ...]  # the other candidates whose copy was gone from their area then
     first_arm: str | None = None  # the one arm seen over the pile as it landed, or of two or more the one seen first
+    arms: tuple[str, ...] = ()  # every arm seen over the pile as it landed
 
 
 class Pending(NamedTuple):
@@ -526,6 +527,41 @@ def _steady_since(seen: Sighting | None, place: str, t: float) -> float | None:
 TWIN_SECONDS = 0.7
 
 
+def _place_shows(pv: PlayerView, place: str, card: Card) -> bool:
+    """``pv`` shows ``card`` at ``place`` (``demon``, ``line:N``, ``waste``)."""
+    if place == "demon":
+        return pv.demon_top == card
+    if place == "waste":
+        return pv.waste_top == card
+    k = int(place.split(":")[1]) - 1
+    return 0 <= k < len(pv.line) and pv.line[k] == card
+
+
+# How long a line card must have been seen at its place for a card read there next, that cannot go on it, to be in a
+# hand passing over it (``_lain_on``): a card read there a moment, one of two readings by turns, is no card lying there.
+LAIN_SECONDS = 1.0
+
+
+def _lain_on(
+    card: Card, place: str, seen: Mapping[Card, Sighting], pv: PlayerView, t: float, played: frozenset[Card]
+) -> bool:
+    """``place`` in ``pv``'s line showed, up to the last view and for ``LAIN_SECONDS`` at least, a card ``card``
+    cannot go on, that is neither shown elsewhere now nor played: ``card`` read there is in a hand passing
+    over it, not put down there (e2e-s92/game02, real models: p1's demon KH, carried over the KD of line:1 to an empty
+    place, was read KH there as it passed; it was logged laddered there, and the demon's next reading, a glance at the
+    hand, logged flipped)."""
+    if not place.startswith("line:"):
+        return False
+    there = [
+        (s.last, c, s) for c, s in seen.items() if s.place == place and c != card and t - s.last <= FLICKER_SECONDS
+    ]
+    if not there:
+        return False
+    _last, under, s = max(there, key=lambda x: x[0])
+    lain = s.last - s.since >= LAIN_SECONDS
+    return lain and under not in pv.playable() and under not in played and not can_ladder(under, card)
+
+
 def _from_demon(seen: Sighting) -> bool:
     """The card of sighting ``seen`` was last seen elsewhere in its area on the demon."""
     return seen.prior is not None and seen.prior.place == "demon"
@@ -974,6 +1010,12 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             return False
         if was != card and (was in pv.playable() or was in played.get(pid, frozenset())):
             return False
+        on = state.playable.get(pid, {}).get(was)
+        if was != card and on is not None and on.place not in (to, "demon") and on.since < on.last and on.last > since:
+            # Seen lying at another place of the line or the waste since it came to ``to`` (more than a glance): it
+            # moved on from there, and the card there now is another (e2e-s81/game01, real models: p1's QH, moved to
+            # an empty place and on to the KC, was "read again" as the QC laddered into the place it left).
+            return False
         shown = dict(flipped.get(pid, {}))
         since_then = sorted((f_seq, c) for c, (f_seq, play) in shown.items() if f_seq > l_seq)
         if any(shown[c][1] is not None for _f_seq, c in since_then):
@@ -1094,7 +1136,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         credited = [c for c in credited if c.seq != p_seq]
         return True  # the deck keeps the card put down: the new play is its
 
-    def reassign_credit(credit: Credit, why: str, left: bool = True) -> None:
+    def reassign_credit(credit: Credit, why: str, left: bool = True, back_at: str | None = None) -> None:
         """The play ``credit`` was not its player's: their copy went back to them (a conflict's second, taken back).
         The one other candidate whose card is gone gets it, and the copy taken back is logged as landing when it was
         credited, for the rules to judge, when the credit was tracked from that player's area or the arm seen over the
@@ -1105,11 +1147,30 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         card, key, who = credit.card, credit.pile, credit.player
         credited.remove(credit)
         played[who] = played.get(who, frozenset()) - {card}
-        others = [(pid, place) for pid, place in credit.held if pid != who and pid in players
+        others: list[tuple[str, str | None]] = [(pid, place) for pid, place in credit.held if pid != who and pid in players
                   and not players[pid].occluded and card not in players[pid].playable()
                   and card not in played.get(pid, frozenset())]  # fmt: skip
         if len(others) > 1:  # of several, those whose copy left as the play landed (a copy covered in a waste did not)
             others = [(pid, place) for pid, place in others if pid in credit.gone_too]
+        first = credit.first_arm
+        if (
+            not others
+            and first is not None
+            and first != who
+            and who in credit.arms
+            and back_at is not None
+            and back_at == credit.source
+            and first in players
+            and not players[first].occluded
+            and card not in players[first].playable()
+            and card not in played.get(first, frozenset())
+        ):
+            # No other deck was seen holding the card, but another player's arm reached the pile before the credited
+            # player's, and the credited copy is back where it was played from: it was the second, taken back, and
+            # the first is theirs (e2e-s103/game00, real models: p4's 4C, never read in p4's waste, landed first with
+            # p4's arm; p3's, on it, went back to p3's waste and was played again, flagged as a duplicate of the one
+            # p3 was credited with). A reading "back" elsewhere in the area is too often another card misread.
+            others = [(first, None)]
         if len(others) != 1:
             return
         real, real_place = others[0]
@@ -1339,6 +1400,20 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     if card == new and covered is None
                     else (None, (), None)
                 )
+                if origin is not None and card in played.get(origin, frozenset()):
+                    # Tracked from the area of a deck whose copy lay refused on a pile no longer showing it: taken back
+                    # off that pile and played again (e2e-s102/game01, real models: p3's 3S, refused on the AC pile,
+                    # was carried off under a hand to the 2S pile as the AC pile read KC; it went to nobody, p3
+                    # "having played" its 3S).
+                    now_tops = {aliases.get(p.id, p.id): p.top for p in view.foundations}
+                    for k in [k for k in suspect if k != key and now_tops.get(k) != card and tops.get(k) == card]:
+                        if top_by.get(k) == origin:
+                            base = suspect[k]
+                            taken_back(k)
+                            if base is None:
+                                tops.pop(k, None)
+                            else:
+                                tops[k] = base
                 # A card shown as a refused card is taken back off it: the arm that took it back (and put it there)
                 # is accounted for; the other arms, or a copy gone from another area, are the card's (e2e-s47/game01,
                 # oracle: p2's AS, covered 0.25 s after it landed by p3's 8H, showed as the 8H was taken back;
@@ -1405,7 +1480,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                                          and view.t - state.playable[c][card].last <= CARRY_SECONDS)  # fmt: skip
                         arm = _first_arm(arms, arm_first)
                         credited.append(Credit(seq - 1, card, key, player, view.t, origin == player, places, source,
-                                               gone_too, arm))  # fmt: skip
+                                               gone_too, arm, tuple(arms)))  # fmt: skip
                     played[player] = played.get(player, frozenset()) | {card}
                     if card == new:
                         top_by[key] = player
@@ -1478,13 +1553,19 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             if back_in is None or (back := shows(who, card)) is None:
                 continue
             if back_in.playable()[card] == "demon" and demon_tops.get(who) != card:
+                if tops.get(key) != card and any(p_seq > credit.seq for p_seq, _c, _w in pile_plays.get(key, ())):
+                    # A card landed on it since: it lies there under that card, and the demon's "copy" is another
+                    # card read as it (e2e-s100/game00, real models: p4's AS, under p4's 2S, read on p4's demon for
+                    # 0.4 s as the AC showed there, was put back as its top, and the QH's move to the line went
+                    # unlogged).
+                    continue
                 demon_tops[who] = card  # back where it was: not a new flip
                 demon_left[who] = demon_left.get(who, frozenset()) - {card}
                 trail[who] = ((card, 2, view.t),)
             # A copy shown there in every view since before the play landed never left: the credit was wrong (its
             # reading there, or the arm), but no copy of theirs was put down and taken back (e2e-s40/game02, real
             # models: p2's waste read 9H from 0.7 s before p4's 9H showed on f7 with p2's arm over it).
-            reassign_credit(credit, "was seen back in their area", left=back[1] >= t0)
+            reassign_credit(credit, "was seen back in their area", left=back[1] >= t0, back_at=back[0])
     # Demons: a new top means the old one left (to a foundation, seen above, or into the line), then a flip.
     playable = {pid: dict(places) for pid, places in state.playable.items()}
     opened = []  # unattributed plays logged in this view, watched from the next one on
@@ -1567,6 +1648,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     where = steady[0] if (steady := shows(pid, cur)) is not None else None
                 else:
                     where = pv.playable().get(cur)
+                    if where is not None and _lain_on(
+                        cur, where, state.playable.get(pid, {}), pv, view.t, played.get(pid, frozenset())
+                    ):
+                        where = None
                 moved = cur
                 if where is None:  # not seen in the line: was it misread there, or on the demon (TWIN_SECONDS)?
                     area, lifted = state.playable.get(pid, {}), hold.get(pid, shown_from.get(nxt, view.t))
@@ -1754,7 +1839,19 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             # Watched like a credited play: a copy of the chosen player's that was lifted as the play landed and
             # shows up back in their area means the choice was wrong (that copy was the conflict's second).
             credited.append(
-                Credit(p_seq, card, key, gone[0], t0, gone[0] in gone_then, places, source, tuple(later), arm)
+                Credit(
+                    p_seq,
+                    card,
+                    key,
+                    gone[0],
+                    t0,
+                    gone[0] in gone_then,
+                    places,
+                    source,
+                    tuple(later),
+                    arm,
+                    waiting.reached,
+                )
             )
         elif view.t - t0 < PENDING_SECONDS:
             still.append(waiting)
@@ -1849,6 +1946,14 @@ def _remember(recent: Mapping[Card, Sighting], pv: PlayerView, t: float) -> dict
     when it has been seen there (gaps under ``RECENT_SECONDS`` allowed), what that place showed before it, and
     since when every view has shown it there."""
     now = pv.playable()
+    # A deck has one copy of a card: read at two places of the area in one view, it lies where it was lying, and the
+    # other reading is a misreading there (e2e-s104/game01, real models: p1's demon 2S read 2C for one view as it was
+    # lifted, while p1's 2C lay in line:4 as it had for 30 s; the 2C's stay there started again "from the demon", it
+    # was taken for the demon's card laddered there, and the 2S, played, was flipped past a second time).
+    for c, place in now.items():
+        was = recent.get(c)
+        if was is not None and was.place != place and t - was.last <= RECENT_SECONDS and _place_shows(pv, was.place, c):
+            now[c] = was.place
     # Kept for as long as a hidden pile may date a card found on it (``_had``); within that, only the last
     # ``RECENT_SECONDS`` make a card's stay at a place one stay or say what the place showed before.
     seen = {c: s if c in now else s._replace(run=None) for c, s in recent.items() if t - s.last <= KEPT_SECONDS}

@@ -2557,3 +2557,115 @@ def test_a_forbidden_card_covered_by_a_lawful_one_of_its_rank_from_another_area_
 
     assert logged("a") == [("play", "a", "6D", "c", "line:1", False), ("play", "b", "6C", "c", "line:1", False)]
     assert logged("b") == [("play", "b", "6C", "c", "line:1", False)]
+
+
+def test_a_demon_top_read_for_one_view_as_a_card_lying_in_the_line_leaves_that_card_where_it_lay() -> None:
+    """a's demon 2S is read 2C for one view as it is lifted, while a's 2C lies in line:2 as it has all round
+    (e2e-s104/game01, real models). One deck has one 2C: it still lies in the line, not newly come there from the
+    demon, so it is no ladder of the demon's card; the 2S lands on the spades and the demon counts one card gone."""
+    a, b = ("a", "2S", ("9H", "2C")), ("b", "KD")
+    views = [view(0.1 * k, (), pv(*a), pv("b", "KD", (), "AS")) for k in range(5)]
+    ace = (replace(pile("s", "AS"), origin="b"),)
+    views += [view(0.5 + 0.1 * k, ace, pv(*a), pv(*b)) for k in range(55)]
+    views += [view(6.0, ace, pv("a", "2C", ("9H", "2C")), pv(*b))]
+    views += [view(6.1 + 0.1 * k, ace, pv("a", None, ("9H", "2C")), pv(*b)) for k in range(2)]
+    views += [view(6.3 + 0.1 * k, ace, pv("a", None, (None, None)), pv(*b)) for k in range(2)]
+    views += [view(6.5 + 0.1 * k, ace, pv("a", "7S", ("9H", "2C")), pv(*b)) for k in range(3)]
+    two = (replace(pile("s", "2S"), origin="a"),)
+    views += [view(6.8 + 0.1 * k, two, pv("a", "7S", ("9H", "2C")), pv(*b)) for k in range(40)]
+    events = reconstruct(views)
+    assert [s for s in summary(events) if s[0] == "ladder"] == []
+    assert [s[:4] for s in summary(events) if s[0] == "play"] == [("play", "b", "AS", "s"), ("play", "a", "2S", "s")]
+    start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13), PlayerSpec("b", 13)))
+    state = replay([start, *[replace(e, seq=i) for i, e in enumerate(events)]])
+    assert state.players["a"].demon_left == 12 and not state.flags
+
+
+def test_a_card_moved_on_from_the_place_it_was_laddered_to_is_not_the_next_card_laddered_there_read_again() -> None:
+    """a's demon QH goes to an empty place of the line, then on to the KC; the demon's QC goes to the place it left,
+    just as a hand hides the QH (e2e-s81/game01, real models). The QH was seen lying on the KC since it left the
+    place: the QC there is another card, not the QH read again, so both moves are logged and the demon counts two
+    cards gone."""
+    views = [view(0.1 * k, (), pv("a", "QH", ("KC", None))) for k in range(40)]
+    views += [view(4.0 + 0.1 * k, (), pv("a", "QC", ("KC", "QH"))) for k in range(10)]
+    views += [view(5.0 + 0.1 * k, (), pv("a", "QC", ("QH", None))) for k in range(10)]
+    views += [view(6.0 + 0.1 * k, (), pv("a", "6S", (None, "QC"))) for k in range(5)]
+    views += [view(6.5 + 0.1 * k, (), pv("a", "6S", ("QH", "QC"))) for k in range(40)]
+    events = reconstruct(views)
+    assert [s for s in summary(events) if s[0] == "ladder" and s[3] == "demon"] == [
+        ("ladder", "a", "QH", "demon", "line:2"),
+        ("ladder", "a", "QC", "demon", "line:2"),
+    ]
+    start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
+    state = replay([start, *[replace(e, seq=i) for i, e in enumerate(events)]])
+    assert state.players["a"].demon_left == 11
+
+
+def test_a_demon_card_read_in_the_line_over_a_card_it_cannot_go_on_is_carried_past_not_laddered_there() -> None:
+    """a's demon KH is carried over the KD of a's line to the empty place beside it; as it passes, the line's first
+    place reads KH and the demon, a hand over it, reads 9C once before the 10S shows (e2e-s92/game02, real models).
+    A King cannot go on a King: the KH is no ladder onto line:1 and the 9C no card of the demon. The KH is laddered
+    where it comes to lie, and the demon counts one card gone."""
+    views = [view(0.1 * k, (), pv("a", "KH", ("KD", None))) for k in range(40)]
+    views += [view(4.0, (), pv("a", "9C", ("KH", None)))]
+    views += [view(4.1 + 0.1 * k, (), pv("a", "10S", ("KD", None))) for k in range(5)]
+    views += [view(4.6 + 0.1 * k, (), pv("a", "10S", ("KD", "KH"))) for k in range(40)]
+    events = reconstruct(views)
+    assert summary(events) == [("ladder", "a", "KH", "demon", "line:2"), ("flip", "a", "10S")]
+    start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
+    state = replay([start, *[replace(e, seq=i) for i, e in enumerate(events)]])
+    assert state.players["a"].demon_left == 12
+
+
+def test_a_refused_card_carried_off_its_pile_out_of_sight_and_played_on_another_goes_to_its_deck() -> None:
+    """a's 3S, put on the AC pile (a wrong suit), is taken back under a hand that hides the pile and played on the
+    2S pile, tracked from a's side (e2e-s102/game01, real models). a's copy no longer shows on the pile it was
+    refused on: it is the one that landed, so the play is a's, not nobody's because a "had played" its 3S."""
+    two, ace = replace(pile("f1", "2S"), origin="b"), replace(pile("f2", "AC"), origin="b")
+    views = [view(0.1 * k, (two, ace), pv("a", "KD", (), "3S"), pv("b", "QD")) for k in range(10)]
+    wrong = replace(pile("f2", "3S"), origin="a")
+    views += [view(1.0 + 0.1 * k, (two, wrong), pv("a", "KD"), pv("b", "QD")) for k in range(20)]
+    views += [view(3.0 + 0.1 * k, (two,), pv("a", "KD"), pv("b", "QD")) for k in range(10)]
+    three = replace(pile("f1", "3S"), origin="a")
+    views += [view(4.0 + 0.1 * k, (three,), pv("a", "KD"), pv("b", "QD")) for k in range(30)]
+    events = reconstruct(views)
+    assert [s[:4] for s in summary(events) if s[0] == "play"] == [("play", "a", "3S", "f2"), ("play", "a", "3S", "f1")]
+
+
+def test_a_copy_back_where_it_was_played_from_leaves_the_play_to_the_first_arm_seen() -> None:
+    """a's 4C and b's land on the 3C pile, b's arm there first; b's 4C was never read in b's area, so the play went to
+    a, the only deck seen holding one (e2e-s103/game00, real models). a's copy shows in a's waste again (a conflict's
+    second, taken back where it was played from) and is played on the other 3C pile: the first play is b's, a's copy
+    landed second."""
+    f3, f6 = pile("f3", "3C"), pile("f6", "3C")
+    views = [view(0.1 * k, (f3, f6), pv("a", "KD", (), "4C"), pv("b", "QD", (), "9H")) for k in range(10)]
+    landed = replace(pile("f3", "4C"), reached=("a", "b"), reached_first="b")
+    views += [view(1.0 + 0.1 * k, (landed, f6), pv("a", "KD", (), "7H"), pv("b", "QD", (), "9H")) for k in range(10)]
+    views += [view(2.0 + 0.1 * k, (landed, f6), pv("a", "KD", (), "4C"), pv("b", "QD", (), "9H")) for k in range(20)]
+    again = replace(pile("f6", "4C"), origin="a", reached=("a",))
+    views += [view(4.0 + 0.1 * k, (landed, again), pv("a", "KD", (), "7H"), pv("b", "QD", (), "9H")) for k in range(20)]
+    events = reconstruct(views)
+    first = next(e for e in events if isinstance(e, Play))
+    fixes = [(e.action, e.target, e.player) for e in events if isinstance(e, Correction)]
+    assert fixes == [("reassign", first.seq, "b")]
+    plays = [(e.player, e.pile, bool(e.extra.get("returned"))) for e in events if isinstance(e, Play)]
+    assert plays == [("a", "f3", False), ("a", "f3", True), ("a", "f6", False)]
+
+
+def test_a_credited_card_a_later_card_landed_on_is_not_back_in_its_area_when_read_there() -> None:
+    """a plays its demon AS to a new pile and its line's 2S onto it; as a's demon QH goes to the empty line place, the
+    AC under it reads AS for a few views (e2e-s100/game00, real models). The AS lies under the 2S: it cannot be back
+    on the demon, so the demon's top is not put back to it, and the QH's move to the line is logged."""
+    views = [view(0.1 * k, (), pv("a", "AS", ("2S", None))) for k in range(40)]
+    ace = replace(pile("f3", "AS"), origin="a", reached=("a",))
+    views += [view(4.0 + 0.1 * k, (ace,), pv("a", "QH", ("2S", None))) for k in range(10)]
+    two = replace(pile("f3", "2S"), origin="a", reached=("a",))
+    views += [view(5.0 + 0.1 * k, (two,), pv("a", "QH", (None, None))) for k in range(10)]
+    views += [view(6.0 + 0.1 * k, (two,), pv("a", "AS", (None, "QH"))) for k in range(5)]
+    views += [view(6.5 + 0.1 * k, (two,), pv("a", "AC", (None, "QH"))) for k in range(60)]
+    events = reconstruct(views)
+    assert not [e for e in events if isinstance(e, Correction)]
+    assert [s for s in summary(events) if s[0] == "ladder"] == [("ladder", "a", "QH", "demon", "line:2")]
+    start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
+    state = replay([start, *[replace(e, seq=i) for i, e in enumerate(events)]])
+    assert state.players["a"].demon_left == 11
