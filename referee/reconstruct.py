@@ -552,12 +552,10 @@ def _lain_on(
     hand, logged flipped)."""
     if not place.startswith("line:"):
         return False
-    there = [
-        (s.last, c, s) for c, s in seen.items() if s.place == place and c != card and t - s.last <= FLICKER_SECONDS
-    ]
+    there = [(c, s) for c, s in seen.items() if s.place == place and c != card and t - s.last <= FLICKER_SECONDS]
     if not there:
         return False
-    _last, under, s = max(there, key=lambda x: x[0])
+    under, s = max(there, key=lambda cs: cs[1].last)  # the card the place showed last
     lain = s.last - s.since >= LAIN_SECONDS
     return lain and under not in pv.playable() and under not in played and not can_ladder(under, card)
 
@@ -1406,14 +1404,16 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     # was carried off under a hand to the 2S pile as the AC pile read KC; it went to nobody, p3
                     # "having played" its 3S).
                     now_tops = {aliases.get(p.id, p.id): p.top for p in view.foundations}
-                    for k in [k for k in suspect if k != key and now_tops.get(k) != card and tops.get(k) == card]:
-                        if top_by.get(k) == origin:
-                            base = suspect[k]
-                            taken_back(k)
-                            if base is None:
-                                tops.pop(k, None)
-                            else:
-                                tops[k] = base
+                    for k, base in [
+                        (k, base)
+                        for k, base in suspect.items()
+                        if k != key and now_tops.get(k) != card and tops.get(k) == card and top_by.get(k) == origin
+                    ]:
+                        taken_back(k)  # (deletes suspect[k]: the loop runs over a copy)
+                        if base is None:
+                            tops.pop(k, None)
+                        else:
+                            tops[k] = base
                 # A card shown as a refused card is taken back off it: the arm that took it back (and put it there)
                 # is accounted for; the other arms, or a copy gone from another area, are the card's (e2e-s47/game01,
                 # oracle: p2's AS, covered 0.25 s after it landed by p3's 8H, showed as the 8H was taken back;
