@@ -527,14 +527,13 @@ def _steady_since(seen: Sighting | None, place: str, t: float) -> float | None:
 TWIN_SECONDS = 0.7
 
 
-def _place_shows(pv: PlayerView, place: str, card: Card) -> bool:
-    """``pv`` shows ``card`` at ``place`` (``demon``, ``line:N``, ``waste``)."""
-    if place == "demon":
-        return pv.demon_top == card
-    if place == "waste":
-        return pv.waste_top == card
-    k = int(place.split(":")[1]) - 1
-    return 0 <= k < len(pv.line) and pv.line[k] == card
+def _last_at(
+    seen: Mapping[Card, Sighting], place: str, other_than: Card, t: float, within: float
+) -> tuple[Card, Sighting] | None:
+    """The card other than ``other_than`` that ``place`` showed last, seen there within ``within`` seconds of ``t``,
+    with its sighting (None: none was)."""
+    there = [(c, s) for c, s in seen.items() if s.place == place and c != other_than and t - s.last <= within]
+    return max(there, key=lambda cs: cs[1].last) if there else None
 
 
 # How long a line card must have been seen at its place for a card read there next, that cannot go on it, to be in a
@@ -552,10 +551,10 @@ def _lain_on(
     hand, logged flipped)."""
     if not place.startswith("line:"):
         return False
-    there = [(c, s) for c, s in seen.items() if s.place == place and c != card and t - s.last <= FLICKER_SECONDS]
-    if not there:
+    last = _last_at(seen, place, card, t, FLICKER_SECONDS)
+    if last is None:
         return False
-    under, s = max(there, key=lambda cs: cs[1].last)  # the card the place showed last
+    under, s = last
     lain = s.last - s.since >= LAIN_SECONDS
     return lain and under not in pv.playable() and under not in played and not can_ladder(under, card)
 
@@ -1145,9 +1144,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         card, key, who = credit.card, credit.pile, credit.player
         credited.remove(credit)
         played[who] = played.get(who, frozenset()) - {card}
-        others: list[tuple[str, str | None]] = [(pid, place) for pid, place in credit.held if pid != who and pid in players
-                  and not players[pid].occluded and card not in players[pid].playable()
-                  and card not in played.get(pid, frozenset())]  # fmt: skip
+        others: list[tuple[str, str | None]] = [
+            (pid, place) for pid, place in credit.held if pid != who and pid in players
+            and not players[pid].occluded and card not in players[pid].playable()
+            and card not in played.get(pid, frozenset())]  # fmt: skip
         if len(others) > 1:  # of several, those whose copy left as the play landed (a copy covered in a waste did not)
             others = [(pid, place) for pid, place in others if pid in credit.gone_too]
         first = credit.first_arm
@@ -1553,7 +1553,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             if back_in is None or (back := shows(who, card)) is None:
                 continue
             if back_in.playable()[card] == "demon" and demon_tops.get(who) != card:
-                if tops.get(key) != card and any(p_seq > credit.seq for p_seq, _c, _w in pile_plays.get(key, ())):
+                if tops.get(key) != card:  # (``still_holds``: the top is a higher card of its suit)
                     # A card landed on it since: it lies there under that card, and the demon's "copy" is another
                     # card read as it (e2e-s100/game00, real models: p4's AS, under p4's 2S, read on p4's demon for
                     # 0.4 s as the AC showed there, was put back as its top, and the QH's move to the line went
@@ -1838,21 +1838,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     later.append(pid)
             # Watched like a credited play: a copy of the chosen player's that was lifted as the play landed and
             # shows up back in their area means the choice was wrong (that copy was the conflict's second).
-            credited.append(
-                Credit(
-                    p_seq,
-                    card,
-                    key,
-                    gone[0],
-                    t0,
-                    gone[0] in gone_then,
-                    places,
-                    source,
-                    tuple(later),
-                    arm,
-                    waiting.reached,
-                )
-            )
+            credited.append(Credit(p_seq, card, key, gone[0], t0, gone[0] in gone_then, places, source, tuple(later),
+                                   arm, waiting.reached))  # fmt: skip
         elif view.t - t0 < PENDING_SECONDS:
             still.append(waiting)
     still.extend(opened)
@@ -1952,7 +1939,7 @@ def _remember(recent: Mapping[Card, Sighting], pv: PlayerView, t: float) -> dict
     # was taken for the demon's card laddered there, and the 2S, played, was flipped past a second time).
     for c, place in now.items():
         was = recent.get(c)
-        if was is not None and was.place != place and t - was.last <= RECENT_SECONDS and _place_shows(pv, was.place, c):
+        if was is not None and was.place != place and t - was.last <= RECENT_SECONDS and pv.at(was.place) == c:
             now[c] = was.place
     # Kept for as long as a hidden pile may date a card found on it (``_had``); within that, only the last
     # ``RECENT_SECONDS`` make a card's stay at a place one stay or say what the place showed before.
@@ -1964,12 +1951,7 @@ def _remember(recent: Mapping[Card, Sighting], pv: PlayerView, t: float) -> dict
         if was is not None and was.place == place:
             seen[c] = was._replace(last=t, run=t if was.run is None else was.run)
             continue
-        there = [
-            (s.last, other)
-            for other, s in seen.items()
-            if s.place == place and other != c and t - s.last <= RECENT_SECONDS
-        ]
-        before = max(there, key=lambda lc: lc[0])[1] if there else None
+        before = last[0] if (last := _last_at(seen, place, c, t, RECENT_SECONDS)) is not None else None
         seen[c] = Sighting(place, t, t, before, t, was._replace(prior=None) if was is not None else None)
     # A card seen at a place in one view only, the card it covered showing there again right after: a misreading
     # of that card, not a card that was there to play (s10/game00, real models: p2's line card read "AD" at 0.59

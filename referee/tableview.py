@@ -66,6 +66,16 @@ class PlayerView:
             out.setdefault(self.waste_top, "waste")
         return out
 
+    def at(self, place: str) -> Card | None:
+        """The card shown at ``place`` (``demon``, ``line:N``, ``waste``, as ``playable`` names them); None when none
+        is, or N is outside the line."""
+        if place == "demon":
+            return self.demon_top
+        if place == "waste":
+            return self.waste_top
+        index = int(place.removeprefix("line:")) - 1
+        return self.line[index] if 0 <= index < len(self.line) else None
+
 
 @dataclass(frozen=True, slots=True)
 class TableView:
