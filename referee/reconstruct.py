@@ -1552,6 +1552,16 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             back_in = players.get(who)
             if back_in is None or (back := shows(who, card)) is None:
                 continue
+            if (
+                credit.source is not None
+                and back[0] != credit.source
+                and _lain_on(card, back[0], state.playable.get(who, {}), back_in, back[1], played.get(who, frozenset()))
+            ):
+                # A card taken back goes back where it came from (RULES.md, simultaneous plays), and one moved in
+                # the area goes to an empty place or onto a card it can go on: read elsewhere, in place of a card
+                # it cannot go on, it is that card misread (e2e-s105/game02, real models: p1's 3D, played from the
+                # waste, "back" on p1's line:1, whose 3H read 3D, was reassigned to p2, whose 3D never left).
+                continue
             if back_in.playable()[card] == "demon" and demon_tops.get(who) != card:
                 if tops.get(key) != card:  # (``still_holds``: the top is a higher card of its suit)
                     # A card landed on it since: it lies there under that card, and the demon's "copy" is another

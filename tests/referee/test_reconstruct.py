@@ -2669,3 +2669,26 @@ def test_a_credited_card_a_later_card_landed_on_is_not_back_in_its_area_when_rea
     start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
     state = replay([start, *[replace(e, seq=i) for i, e in enumerate(events)]])
     assert state.players["a"].demon_left == 11
+
+
+def test_a_credited_card_read_elsewhere_in_place_of_a_card_it_cannot_go_on_is_not_back() -> None:
+    """a plays its waste's 3D, with a's arm over the pile, as b lays a 2S on b's 3D. Later a's line card, a 3H that
+    lay there all along, reads 3D steadily (e2e-s105/game02, real models). A card taken back goes back where it came
+    from, and a 3D cannot go on a 3H: it is the 3H misread, and the play stays a's. Read at an empty place of a's line
+    instead, it is a's copy, moved there, and the play goes to b, the other deck whose copy left (e2e-s115/game02,
+    oracle: p3's 4H, credited to p3 as it went from the demon to an empty place)."""
+
+    def run(later: tuple[str | None, ...]) -> list[tuple[str, int, str | None]]:
+        views = [view(0.1 * k, (pile("f1", "2D"),), pv("a", "KC", ("3H", None), "3D"), pv("b", "QC", ("3D",)))
+                 for k in range(20)]  # fmt: skip
+        views += [view(2.0 + 0.1 * k, (pile("f1", "2D"),), pv("a", "KC", ("3H", None), "3D"), pv("b", "QC", ("2S",)))
+                  for k in range(3)]  # fmt: skip
+        landed = replace(pile("f1", "3D"), reached=("a",))
+        views += [view(2.3 + 0.1 * k, (landed,), pv("a", "KC", ("3H", None), "7H"), pv("b", "QC", ("2S",)))
+                  for k in range(17)]  # fmt: skip
+        views += [view(4.0 + 0.1 * k, (landed,), pv("a", "KC", later, "7H"), pv("b", "QC", ("2S",)))
+                  for k in range(20)]  # fmt: skip
+        return [(e.action, e.target, e.player) for e in reconstruct(views) if isinstance(e, Correction)]
+
+    assert run(("3D", None)) == []
+    assert [(action, who) for action, _, who in run(("3H", "3D"))] == [("reassign", "b")]
