@@ -1443,6 +1443,22 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     if player is not None:
                         candidates = [player]
                         extra["read_as"] = str(read)
+                elif (
+                    player is not None
+                    and source is None
+                    and not inferred
+                    and not (card == new and logging_illegal)
+                    and (pv_ := players.get(player)) is not None
+                    and (alt := _read_as(card, state.maybe.get(player, {}), pv_, view.t, played.get(player, frozenset()),
+                                         read_played=True)) is not None
+                ):  # fmt: skip
+                    # Credited with no sighting of the card (the arm alone): it came from where the reader lately
+                    # thought it might lie, whose reading has left (e2e-s96/game02, real models: p3's demon AC, read
+                    # AS, lifted as the 3C showed, credited by p3's arm with no source; the demon counted one too many).
+                    # Not a play the rules will refuse: taken back, it leaves no card gone (e2e-s95/game01: p4's demon
+                    # KS, put down alone as a new pile and read KC, was "played from the demon", and its late flip
+                    # stood in the demon's record).
+                    source, extra["read_as"] = alt[0], str(alt[2])
                 if player is None and not candidates and len(arms) == 1 and uncredit(arms[0], card, key):
                     player, candidates = arms[0], [arms[0]]
                 if inferred:
@@ -1926,16 +1942,32 @@ def _by_alternative(
     found = [
         (pid, m[0], m[2])
         for pid, alts in maybe.items()
-        if (m := alts.get(card)) is not None
-        and t - m[1] <= RECENT_SECONDS
-        and card not in played.get(pid, frozenset())
-        and m[2] not in played.get(pid, frozenset())  # the card read there was put down itself: it is gone for that
-        and (view := now.get(pid)) is not None
+        if (view := now.get(pid)) is not None
         and not view.occluded
-        and view.playable().get(m[2]) != m[0]
-        and card not in view.playable()
+        and (m := _read_as(card, alts, view, t, played.get(pid, frozenset()))) is not None
     ]
     return found[0] if len(found) == 1 else (None, None, None)
+
+
+def _read_as(
+    card: Card,
+    alts: Mapping[Card, tuple[str, float, Card]],
+    pv: PlayerView,
+    t: float,
+    played: frozenset[Card],
+    read_played: bool = False,
+) -> tuple[str, float, Card] | None:
+    """(place, when, the card read there) if the reader lately gave ``card`` some chance at a place of ``pv``'s area
+    (``alts``: ``_remember_maybe``'s) whose reading has left it since (an area hidden now: not known to show it), and
+    the deck has not put ``card`` down. Nor the card read there, unless ``read_played``: put down, it is gone for that
+    (when the question is which area lost ``card``); for a deck already known to have played ``card``, a reading of
+    a card it put down before is only likelier a misreading."""
+    m = alts.get(card)
+    if m is None or t - m[1] > RECENT_SECONDS or card in played or (m[2] in played and not read_played):
+        return None
+    if not pv.occluded and (pv.playable().get(m[2]) == m[0] or card in pv.playable()):
+        return None
+    return m
 
 
 def _remember(recent: Mapping[Card, Sighting], pv: PlayerView, t: float) -> dict[Card, Sighting]:

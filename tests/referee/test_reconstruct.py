@@ -2692,3 +2692,26 @@ def test_a_credited_card_read_elsewhere_in_place_of_a_card_it_cannot_go_on_is_no
 
     assert run(("3D", None)) == []
     assert [(action, who) for action, _, who in run(("3H", "3D"))] == [("reassign", "b")]
+
+
+def test_a_play_credited_by_the_arm_alone_comes_from_where_the_reader_thought_it_might_be() -> None:
+    """a's demon AC reads AS, the identifier giving the AC some chance, and is lifted as the 3C under it shows; the
+    AC lands on a new pile with a's arm over it, and no deck was seen with an AC (e2e-s96/game02, real models). The
+    play is a's from the demon, where the reader thought an AC might lie and which no longer shows the AS: the demon
+    counts one card gone. A King put down alone as a new pile the same way is refused and taken back: it is not
+    logged from the demon (e2e-s95/game01), whose record would keep a flip of it."""
+
+    def run(read: str, alt: str) -> tuple[list[tuple], int]:  # type: ignore[type-arg]
+        maybe = (("demon", (C(alt),)),)
+        views = [view(0.1 * k, (), replace(pv("a", read), maybe=maybe), pv("b", "9C")) for k in range(20)]
+        views += [view(2.0 + 0.1 * k, (), pv("a", "3C"), pv("b", "9C")) for k in range(3)]
+        landed = replace(pile("f1", alt), reached=("a",))
+        views += [view(2.3 + 0.1 * k, (landed,), pv("a", "3C"), pv("b", "9C")) for k in range(60)]
+        events = reconstruct(views)
+        start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13), PlayerSpec("b", 13)))
+        state = replay([start, *[replace(e, seq=i) for i, e in enumerate(events)]])
+        assert [v.code for v in state.flags] == ([] if alt == "AC" else ["not-an-ace"])
+        return [s[:5] for s in summary(events) if s[0] == "play"], state.players["a"].demon_left
+
+    assert run("AS", "AC") == ([("play", "a", "AC", "f1", "demon")], 12)
+    assert run("KS", "KC") == ([("play", "a", "KC", "f1", None)], 13)
