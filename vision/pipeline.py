@@ -345,14 +345,19 @@ class Chain:
         self.last_view = view
 
     def _watch_backs(self, model: TableModel, naming: _Naming) -> None:
-        """The colour of each back seen in line with the row of a seat still waiting for its name (its stock)."""
+        """The colour of each back seen in line with the row of a seat still waiting for its name (its stock), but
+        not one of the colour another seat's stock measured: that deck's, seen from another row (e2e-s120/game00,
+        oracle: p3's green stock, measured at the start, lay in line with p2's row at the table's angle; p2's seat,
+        blind, was named green by it, and p3's blue)."""
         backs = [s for s in self.seen if s.back and s.colour is not None]
         if not backs:
             return
+        seats = model.calibration.seats
+        taken = {colour_name(s.back_bgr) for s in seats if s.back_bgr is not None}
         xy = model.calibration.to_table(np.array([s.centre() for s in backs]))
         for s, p in zip(backs, xy, strict=True):
-            player = seat_of_back(model.calibration.seats, p)
-            if player in naming.colours and s.colour is not None:
+            player = seat_of_back(seats, p)
+            if player in naming.colours and s.colour is not None and colour_name(s.colour) not in taken:
                 naming.colours[player].append(s.colour)
 
     def _name_late(self) -> None:

@@ -81,3 +81,31 @@ def test_out_is_inferred_though_a_pile_drops_out_of_view_every_few_frames() -> N
         chain._call_out(view, view.frame)
         outs += [e for e in chain.events if isinstance(e, Out) and e not in outs]
     assert len(outs) == 1 and outs[0].t <= OUT_STILL_S + 0.2
+
+
+def test_a_blind_seat_is_not_named_by_backs_of_the_colour_another_seats_stock_measured() -> None:
+    """Seat a's stock was unseen at the start; b's measured green. A green back lying in line with a's row is b's deck
+    seen from a's side at the table's angle (e2e-s120/game00, oracle: the blind seat took green, and b's seat the
+    colour left over): it is no evidence for a's colour. A blue one there is."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from vision.calibrate import Seat
+    from vision.pipeline import _Naming
+    from vision.synth.faces import BACK_COLOURS
+    from vision.table import Seen
+
+    a = Seat("a", (0.0, 300.0), (0.0, 1.0), -200.0, (-100.0, 0.0, 100.0), 200.0)
+    b = Seat("b", (0.0, -300.0), (0.0, -1.0), -200.0, (-100.0, 0.0, 100.0), 200.0, "green", BACK_COLOURS["green"])
+    model = SimpleNamespace(calibration=SimpleNamespace(seats=[a, b], to_table=lambda xy: np.asarray(xy, np.float64)))
+    quad = np.array([[285.0, 280.0], [315.0, 280.0], [315.0, 320.0], [285.0, 320.0]])  # beyond a's waste: its stock
+
+    def seen(colour: str) -> list[tuple[float, float, float]]:
+        naming = _Naming(0.0, {"a": []})
+        chain = SimpleNamespace(seen=[Seen(quad, None, True, 0.9, colour=BACK_COLOURS[colour])])
+        Chain._watch_backs(chain, model, naming)  # type: ignore[arg-type]
+        return naming.colours["a"]
+
+    assert seen("green") == []
+    assert seen("blue") == [BACK_COLOURS["blue"]]
