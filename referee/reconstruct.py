@@ -1960,8 +1960,8 @@ def _read_as(
     """(place, when, the card read there) if the reader lately gave ``card`` some chance at a place of ``pv``'s area
     (``alts``: ``_remember_maybe``'s) whose reading has left it since (an area hidden now: not known to show it), and
     the deck has not put ``card`` down. Nor the card read there, unless ``read_played``: put down, it is gone for that
-    (when the question is which area lost ``card``); for a deck already known to have played ``card``, a reading of
-    a card it put down before is only likelier a misreading."""
+    (when the question is which area lost ``card``); when the play is the deck's already and the question is only
+    where from, a reading there of a card it put down before is only likelier a misreading."""
     m = alts.get(card)
     if m is None or t - m[1] > RECENT_SECONDS or card in played or (m[2] in played and not read_played):
         return None
