@@ -9,6 +9,7 @@ elsewhere.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -159,6 +160,28 @@ def _along_row(xy: np.ndarray, run: np.ndarray) -> np.ndarray:
     return run[off(mid, vt[0]) <= CARD_MM[1] / 2]
 
 
+def _whole_row(xy: np.ndarray, need: int) -> np.ndarray:
+    """Which of the faces ``xy`` (table mm), found beyond the marked table, make a player's whole row: at least
+    ``need`` in line, a card's length across at most, with no gap along it wider than two cards. A stray object beside
+    the table is a card or two, not a row; markers laid inside the table's edge can leave a whole row beyond them
+    (e2e-s120/game00, oracle: p2's row lay 100-120 mm past the marked edge, and the seat finder split p3's row in two
+    to make up four)."""
+    best = np.zeros(len(xy), bool)
+    for i, j in itertools.combinations(range(len(xy)), 2):
+        along = xy[j] - xy[i]
+        if (norm := float(np.linalg.norm(along))) < 1e-6:
+            continue
+        along /= norm
+        d = xy - xy[i]
+        near = np.abs(d @ np.array([along[1], -along[0]])) <= CARD_MM[1] / 2
+        if near.sum() <= best.sum():
+            continue
+        lx = np.sort(d[near] @ along)
+        if near.sum() >= need and float(np.diff(lx).max(initial=0.0)) <= 2 * CARD_MM[0]:
+            best = near
+    return best
+
+
 def find_seats(
     calibration: Calibration,
     seen: Sequence[Seen],
@@ -176,6 +199,8 @@ def find_seats(
     on = calibration.on_table(all_xy)
     is_back = np.array([s.back for s in seen], bool)
     on &= ~is_back | (np.array([s.conf for s in seen]) >= STOCK_CONF)
+    off = np.flatnonzero(~on & ~is_back)
+    on[off[_whole_row(all_xy[off], line_size + 1)]] = True
     faces = [s for s, keep, back in zip(seen, on, is_back, strict=True) if keep and not back]
     backs = [s for s, keep, back in zip(seen, on, is_back, strict=True) if keep and back]
     if not faces:

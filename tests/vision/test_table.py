@@ -628,3 +628,26 @@ def test_of_two_arms_that_reached_a_pile_the_one_seen_there_first_is_told() -> N
     assert [(p.reached, p.reached_first) for p in v2.foundations] == [(("red", "blue"), "blue")]
     v3 = model.view(1.5, 3, [card_at(451, 500, "3S")])
     assert [(p.reached, p.reached_first) for p in v3.foundations] == [(("red", "blue"), None)]  # the same frame
+
+
+def test_a_whole_row_dealt_beyond_the_marked_table_is_a_players_row_not_a_stray() -> None:
+    """The markers lie inside the table's edge and one player's whole row is dealt 110 mm beyond them, further than a
+    card may overhang (e2e-s120/game00, oracle: the seat finder kept only the three rows on the table and split one of
+    them in two to make up four seats). Five faces in line are a row, not a score pad: every player keeps their own
+    row; a lone face beyond the edge is still no slot."""
+    rows = {
+        "ann": dealt_row(-math.pi / 2, ["QH", "9C", "8D", "7S", "6H"], "red"),
+        "bob": dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "blue"),
+        "cat": dealt_row(0.0, ["JD", "10S", "9H", "8C", "7D"], "green"),
+        "dan": dealt_row(math.pi, ["QC", "JH", "10C", "9D", "8S"], "black", radius=610.0),
+    }
+    assert all(s.centre()[0] < -CARD_MM[1] for s in rows["dan"])
+    seen = [s for row in rows.values() for s in row]
+    pad = card_at(500, -150, "7C")  # beside the table, level with nobody's row
+    players = [("ann", "red"), ("bob", "blue"), ("cat", "green"), ("dan", "black")]
+    seats = find_seats(IDENTITY, [*seen, pad], line_size=4, players=players)
+    view = TableModel(IDENTITY.with_seats(seats), line_size=4).view(0.0, 0, seen)
+    for pid, row in rows.items():
+        faces = [Card.parse(s.card) for s in row if s.card]
+        shown = view.player(pid)
+        assert shown is not None and (shown.demon_top, shown.line) == (faces[0], tuple(faces[1:])), pid
