@@ -162,10 +162,11 @@ def _along_row(xy: np.ndarray, run: np.ndarray) -> np.ndarray:
 
 def _whole_row(xy: np.ndarray, need: int) -> np.ndarray:
     """Which of the faces ``xy`` (table mm), found beyond the marked table, make a player's whole row: at least
-    ``need`` in line, a card's length across at most, with no gap along it wider than two cards. A stray object beside
-    the table is a card or two, not a row; markers laid inside the table's edge can leave a whole row beyond them
-    (e2e-s120/game00, oracle: p2's row lay 100-120 mm past the marked edge, and the seat finder split p3's row in two
-    to make up four)."""
+    ``need`` in line, a card's length across at most, spread a row's length along it (``need`` - 1 card widths) with no
+    gap wider than two cards. A stray object beside the table is a card or two, and cards in a hand or a heap lie
+    together, not in a row (e2e-s87/game01, real models: five faces of a heap past the table's corner, taken for a
+    row, lengthened p1's). Markers laid inside the table's edge can leave a whole row beyond them (e2e-s120/game00,
+    oracle: p2's row lay 100-120 mm past the marked edge, and the seat finder split p3's row in two to make four)."""
     best = np.zeros(len(xy), bool)
     for i, j in itertools.combinations(range(len(xy)), 2):
         along = xy[j] - xy[i]
@@ -174,10 +175,10 @@ def _whole_row(xy: np.ndarray, need: int) -> np.ndarray:
         along /= norm
         d = xy - xy[i]
         near = np.abs(d @ np.array([along[1], -along[0]])) <= CARD_MM[1] / 2
-        if near.sum() <= best.sum():
+        if near.sum() <= best.sum() or near.sum() < need:
             continue
         lx = np.sort(d[near] @ along)
-        if near.sum() >= need and float(np.diff(lx).max(initial=0.0)) <= 2 * CARD_MM[0]:
+        if lx[-1] - lx[0] >= (need - 1) * CARD_MM[0] and float(np.diff(lx).max()) <= 2 * CARD_MM[0]:
             best = near
     return best
 

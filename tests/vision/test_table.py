@@ -13,7 +13,7 @@ import pytest
 from referee.cards import Card
 from vision.calibrate import CARD_MM, Calibration, Seat
 from vision.synth.faces import BACK_COLOURS
-from vision.table import Seen, TableModel, back_colour, colour_name, find_seats, seat_of_back
+from vision.table import Seen, TableModel, _whole_row, back_colour, colour_name, find_seats, seat_of_back
 
 IDENTITY = Calibration(((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)), (1000, 1000), "test", (1000.0, 1000.0))
 
@@ -634,7 +634,8 @@ def test_a_whole_row_dealt_beyond_the_marked_table_is_a_players_row_not_a_stray(
     """The markers lie inside the table's edge and one player's whole row is dealt 110 mm beyond them, further than a
     card may overhang (e2e-s120/game00, oracle: the seat finder kept only the three rows on the table and split one of
     them in two to make up four seats). Five faces in line are a row, not a score pad: every player keeps their own
-    row; a lone face beyond the edge is still no slot."""
+    row; a lone face beyond the edge is still no slot, nor five lying together in a heap past a corner (e2e-s87/game01,
+    real models: taken for a row, they lengthened another player's)."""
     rows = {
         "ann": dealt_row(-math.pi / 2, ["QH", "9C", "8D", "7S", "6H"], "red"),
         "bob": dealt_row(math.pi / 2, ["KS", "2H", "3C", "4D", "5S"], "blue"),
@@ -644,10 +645,13 @@ def test_a_whole_row_dealt_beyond_the_marked_table_is_a_players_row_not_a_stray(
     assert all(s.centre()[0] < -CARD_MM[1] for s in rows["dan"])
     seen = [s for row in rows.values() for s in row]
     pad = card_at(500, -150, "7C")  # beside the table, level with nobody's row
+    heap = [card_at(-250 - 12 * k, 960 + 18 * k, c) for k, c in enumerate(["2S", "6D", "KH", "4C", "9S"])]
     players = [("ann", "red"), ("bob", "blue"), ("cat", "green"), ("dan", "black")]
-    seats = find_seats(IDENTITY, [*seen, pad], line_size=4, players=players)
+    seats = find_seats(IDENTITY, [*seen, pad, *heap], line_size=4, players=players)
     view = TableModel(IDENTITY.with_seats(seats), line_size=4).view(0.0, 0, seen)
     for pid, row in rows.items():
         faces = [Card.parse(s.card) for s in row if s.card]
         shown = view.player(pid)
         assert shown is not None and (shown.demon_top, shown.line) == (faces[0], tuple(faces[1:])), pid
+    assert not _whole_row(np.array([s.centre() for s in heap]), 5).any()
+    assert _whole_row(np.array([s.centre() for s in rows["dan"] if s.card]), 5).all()
