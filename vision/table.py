@@ -399,6 +399,9 @@ class _Pile:
     # the last top that built the pile up (its first card, then each higher one of that suit): shown again when all
     # the illegal cards put on it since are taken back, however many lay stacked there
     lawful: Card | None = None
+    # the lawful top the last one jumped from (ranks between unseen: landed under a hand, or the jump was an illegal
+    # card); shown again when illegal cards on the jump are taken back with it
+    jumped_from: Card | None = None
     history: set[Card] = field(default_factory=set)  # every card that has been its top
     carried: tuple[np.ndarray, float] | None = None  # where it lay before it was carried off (completed), and when
     seen_t: float | None = None  # when it was last seen (``last_seen``'s time)
@@ -689,11 +692,18 @@ class TableModel:
             unsure = card is None and pile.top is not None
             if unsure:
                 card = pile.top  # its cards read too unsurely to say: as it was
+            # The card an illegal jump was put on shows again: the jump was taken back with the cards put on it, and
+            # the pile is as it was before it, its top brought by whoever brought it then (e2e-s117/game01).
+            back = card is not None and card != pile.top and card == pile.jumped_from
             if card != pile.top:
                 pile.below = pile.top
-                if card is not None:
+                if back:
+                    pile.lawful, pile.jumped_from = card, None
+                elif card is not None:
                     pile.history.add(card)
                     if _builds(pile.lawful, card):
+                        jump = pile.lawful is not None and card.rank > pile.lawful.rank + 1
+                        pile.jumped_from = pile.lawful if jump else None
                         pile.lawful = card
             brought: tuple[str, ...] = ()
             first: str | None = None
@@ -701,7 +711,8 @@ class TableModel:
                 # Who brought a new pile's first top or a new top; one showing again soon (a hand passed, or it was
                 # misread a moment) keeps who brought it.
                 brought, first, last = pile.reached.get(card, ((), None, -math.inf))
-                if (card != pile.top or last == -math.inf) and t - last > REACH_KEEP_S:
+                again = back and card in pile.reached
+                if (card != pile.top or last == -math.inf) and t - last > REACH_KEEP_S and not again:
                     brought, first = self._reached(pile.xy, pile.seen_t, t)
                 pile.reached[card] = (brought, first, t)
             if not unsure:
@@ -766,6 +777,7 @@ def _buried(pile: _Pile, card: Card | None) -> bool:
         and top is not None
         and card.rank < top.rank
         and card not in (pile.below, pile.lawful)
+        and not (card == pile.jumped_from and top != pile.lawful)
         and card in pile.history
     )
 

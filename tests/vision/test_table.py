@@ -162,6 +162,27 @@ def test_a_pile_shows_its_lawful_top_again_when_two_illegal_cards_stacked_on_it_
     assert [str(p.top) for p in model.view(6.0, 7, [card_at(445, 492, "AD")]).foundations] == []
 
 
+def test_the_card_an_illegal_jump_was_put_on_shows_again_when_it_and_a_card_on_it_are_taken_back() -> None:
+    """p4's AH lands and is covered within a frame by p4's 7H (wrong rank), then p2's 2S lands on the 7H; both are
+    taken back and the AH lies in full view (e2e-s117/game01, oracle). The 7H looked lawful (cards may land unseen on
+    an Ace), so the AH was taken for an older card peeking from under a hidden 2S: the pile dropped out of view and
+    every heart after went to a pile the rules never saw begun. The AH is the pile's top again, brought by whom
+    brought it, not by the arm that took the 2S back. A pile that built up on from the jump still buries it."""
+    model = two_players()
+    arms = ScriptedArms([("red",), ("red",), ("blue",)])
+    model.arms = arms  # type: ignore[assignment]
+    first = model.view(0.0, 1, [card_at(450, 500, "AH")]).foundations
+    model.view(0.2, 2, [card_at(451, 500, "7H")])
+    model.view(1.2, 3, [card_at(452, 501, "2S")])
+    back = model.view(5.0, 4, [card_at(450, 500, "AH")]).foundations
+    assert [(p.id, str(p.top), p.reached) for p in back] == [(first[0].id, "AH", ("red",))]
+    assert not arms.answers
+    arms.answers = [(), ()]
+    model.view(6.0, 5, [card_at(451, 500, "5H")])  # 2H-4H landed unseen, then the 6H: the AH peeking is buried
+    model.view(7.0, 6, [card_at(451, 500, "6H")])
+    assert [str(p.top) for p in model.view(8.0, 7, [card_at(445, 492, "AH")]).foundations] == []
+
+
 @pytest.mark.parametrize(("conf", "tops"), [(0.46, ["3C"]), (0.95, [])])
 def test_a_top_only_ever_read_unsurely_is_a_misreading_of_an_older_card_read_surely_there(
     conf: float, tops: list[str]
