@@ -850,6 +850,32 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         del suspect[key]
         suspect_play.pop(key, None)
 
+    def undecode(key: str, pile: PileView) -> bool:
+        """Pile ``key`` reads, surely, the card its last play was read as (``decoded_from``) before it was decoded as a
+        top-k candidate whose copy left an area, and the rules refused that candidate. A candidate is taken only if it
+        fits the pile (``_consistent``), so it was refused for who played it (a deck's second copy of a card): the copy
+        seen leaving was a misreading, the decoding was wrong, and the play is fixed to the reading if that fits the
+        pile as the rules have it (e2e-s117/game00, real models: p1's AS from its line, where it had been read AC, read
+        AS on its new pile but logged as the AC that left p1's line; refused as p1's second AC, the pile was lost and
+        all nine spades after it were refused)."""
+        took = decoded_from.get(key)
+        if took is None or key not in suspect or suspect_play.get(key) != took[0] or pile.confidence < REREAD_MIN:
+            return False
+        p_seq, read, _sure = took
+        logged = next((c for s_, c, _w in pile_plays.get(key, ()) if s_ == p_seq), None)
+        lawful = suspect[key]
+        if logged is None or read != pile.top or not _continues(lawful, read):
+            return False
+        why = f"{key} read {read} surely, and the {logged} it was taken for was refused: the {logged} was the {read}"
+        who = fix_card(p_seq, logged, read, top_by.get(key), why)
+        pile_plays[key] = tuple((s_, read if s_ == p_seq else c, w) for s_, c, w in pile_plays.get(key, ()))
+        resuited.add(p_seq)
+        if who is not None:
+            top_by[key] = who
+        del suspect[key], suspect_play[key], decoded[key], decoded_from[key]
+        logged_illegal.pop((key, logged), None)
+        return True
+
     def taken_back_decoded(key: str, top: Card, below: Card, pile: PileView) -> bool:
         """Pile ``key``'s top ``top`` was logged as a lawful candidate of a forbidden reading (``decoded_from``); the
         pile shows ``below``, the card under it, again while the deck credited with it shows the card read in its
@@ -1193,6 +1219,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 del lowered[key]  # read as another card: not steadily the one under the jump
             if key in decoded:
                 if pile.top == decoded[key]:
+                    if undecode(key, pile):
+                        tops[key] = pile.top
                     continue  # the same reading already decoded as another card: not another card landing
                 del decoded[key]
             hid = hidden_suspect.pop(key, None) if pile.top is not None else None

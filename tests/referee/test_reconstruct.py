@@ -2715,3 +2715,37 @@ def test_a_play_credited_by_the_arm_alone_comes_from_where_the_reader_thought_it
 
     assert run("AS", "AC") == ([("play", "a", "AC", "f1", "demon")], 12)
     assert run("KS", "KC") == ([("play", "a", "KC", "f1", None)], 13)
+
+
+def test_a_reading_decoded_as_a_card_the_rules_refuse_was_the_card_read() -> None:
+    """a's AS, read AC in a's line, lands on a new pile read AS surely, AC a candidate: the AC that left a's line is
+    taken for the card that landed, and the rules refuse it (as a second AC of a's, say: the chain feeds the refusal
+    back; e2e-s117/game00, real models: the pile lost, and the nine spades after it all refused). The pile still
+    reading AS surely, the decoding was wrong: the play is fixed to the AS, a's, and b's 2S lands on it lawfully.
+    Read unsurely, the decoding stands."""
+
+    def run(sureness: float) -> list[Event]:
+        ace = PileView("y", 0.0, 0.0, C("AS"), sureness, ((C("AS"), sureness), (C("AC"), 0.03)))
+        views = [view(0.1 * k, (), pv("a", "9D", ("AC",)), pv("b", "2S")) for k in range(10)]
+        views += [view(1.0 + 0.1 * k, (ace,), pv("a", "9D", (None,)), pv("b", "2S")) for k in range(20)]
+        views += [
+            view(3.0 + 0.1 * k, (sure("y", "2S", 0.99),), pv("a", "9D", (None,)), pv("b", "6H")) for k in range(10)
+        ]
+        state, events = ReconState(), []
+        for v in views:
+            state, new = step(state, v)
+            events += new
+            for e in new:
+                if isinstance(e, Play) and e.card == C("AC"):
+                    state = refused(state, e.pile, e.seq, None)
+        return events
+
+    events = run(0.97)
+    assert [(e.action, str(e.card), e.target) for e in events if isinstance(e, Correction)] == [("fix-card", "AS", 1)]
+    assert [(p[1], p[2]) for p in plays(events)] == [("a", "AC"), ("b", "2S")]
+    start = RoundStart(seq=0, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13), PlayerSpec("b", 13)))
+    state = replay([start, *events])
+    assert [str(c) for c in state.foundations["y"].cards] == ["AS", "2S"] and not state.flags
+    unsure = run(0.6)
+    assert not any(isinstance(e, Correction) for e in unsure)
+    assert [(p[1], p[2]) for p in plays(unsure)] == [("a", "AC"), ("b", "2S")]
