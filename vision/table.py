@@ -626,13 +626,16 @@ class TableModel:
         free = list(self.piles)
         # Groups lying where a known pile lies are matched first, so that a card put down elsewhere is not taken for
         # a pile carried off there while that pile still shows in its place (a 2S put down apart from the AS pile
-        # it would continue).
+        # it would continue); and the nearest first, so that a card carried off a pile (an illegal one taken back,
+        # a frame still in the hand) takes no pile from the card lying in its place (e2e-s109/game01, real models:
+        # p1's 9C, lifted off the 3S, took the pile's name, and the 3S showing became a new pile, its spades all
+        # refused as on no Ace).
         centres = [np.mean([p for _, p in g], axis=0) for g in groups]
 
-        def apart(c: np.ndarray) -> bool:
-            return all(np.linalg.norm(p.xy - c) >= PILE_RADIUS_MM for p in self.piles)
+        def nearest(c: np.ndarray) -> float:
+            return min((float(np.linalg.norm(p.xy - c)) for p in self.piles), default=math.inf)
 
-        for g, centre in sorted(zip(groups, centres, strict=True), key=lambda gc: apart(gc[1])):
+        for g, centre in sorted(zip(groups, centres, strict=True), key=lambda gc: nearest(gc[1])):
             # The top is the highest card; of equal ones (two decks' same card, a conflict) the first to arrive.
             # A reading the identifier itself gives little chance is no evidence of which card lies there.
             read = [it for it in g if it[0].conf >= MIN_READ]

@@ -183,6 +183,22 @@ def test_the_card_an_illegal_jump_was_put_on_shows_again_when_it_and_a_card_on_i
     assert [str(p.top) for p in model.view(8.0, 7, [card_at(445, 492, "AH")]).foundations] == []
 
 
+def test_a_card_carried_off_a_pile_takes_no_pile_from_the_card_showing_in_its_place() -> None:
+    """p1's 9C, put on the 3S pile, is taken back: for a frame it lies still in the hand within a pile's reach of the
+    pile, read surer than the 3S showing again in the pile's place (e2e-s109/game01, real models: the 9C kept the
+    pile's name and went off with it, the 3S became a new pile, and the spades after it were refused as on no Ace).
+    The card in the pile's place keeps its name."""
+    model = two_players()
+    ids = {p.id for p in model.view(0.0, 1, [card_at(450, 500, "3S")]).foundations}
+    model.view(1.0, 2, [card_at(451, 500, "9C")])
+    nine = card_at(421, 457, "9C")  # 52 mm off the pile's centre, 60 mm off the 3S (a hand's nudge)
+    three = card_at(455, 506, "3S")
+    lifted = model.view(2.0, 3, [nine, Seen(three.quad, "3S", False, 0.8, (("3S", 0.8),), static=True)])
+    assert [str(p.top) for p in lifted.foundations if p.id in ids] == ["3S"]
+    after = model.view(3.0, 4, [card_at(451, 500, "3S")]).foundations
+    assert [(p.id, str(p.top)) for p in after] == [(min(ids), "3S")]
+
+
 @pytest.mark.parametrize(("conf", "tops"), [(0.46, ["3C"]), (0.95, [])])
 def test_a_top_only_ever_read_unsurely_is_a_misreading_of_an_older_card_read_surely_there(
     conf: float, tops: list[str]
