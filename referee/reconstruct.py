@@ -1569,7 +1569,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 del logged_illegal[(on, forbidden)]
                 played[owner.id] = played.get(owner.id, frozenset()) - {forbidden}
     if not state.started:
-        tops.update({p.id: p.top for p in view.foundations if p.top is not None})
+        # Piles already there as the round starts (a review begun mid-round), read surely: one read unsurely is a
+        # stray reading (e2e-s120/game01, real models: a "2C" at 0.49 by the table's corner, gone soon after, was
+        # later taken to have moved to where p4's AC and p2's 2C began a pile, and neither was logged).
+        tops.update({p.id: p.top for p in view.foundations if p.top is not None and p.confidence >= REREAD_MIN})
     top_seen = dict(state.top_seen)
     for pile in view.foundations:  # (a card the rules refused lying on a pile hides its lawful top)
         key = aliases.get(pile.id, pile.id)

@@ -2749,3 +2749,26 @@ def test_a_reading_decoded_as_a_card_the_rules_refuse_was_the_card_read() -> Non
     unsure = run(0.6)
     assert not any(isinstance(e, Correction) for e in unsure)
     assert [(p[1], p[2]) for p in plays(unsure)] == [("a", "AC"), ("b", "2S")]
+
+
+def test_a_pile_read_unsurely_as_the_round_starts_is_a_stray_reading_not_a_pile() -> None:
+    """A 2C read unsurely in the middle as the round starts (a stray reading: e2e-s120/game01, real models, by the
+    table's corner) goes; then a's AC starts a pile elsewhere and b's 2C lands on it. The 2C pile is new, not the
+    stray one moved (taken for that, the AC and 2C went unlogged and the five clubs after them were all refused). A
+    pile read surely as the round starts is one (a review begun mid-round), and a completed pile set aside as its
+    King lands keeps its name."""
+    stray = PileView("x", 900.0, 100.0, C("2C"), 0.49)
+    views = [view(0.1 * k, (stray,), pv("a", "9D", ("AC",)), pv("b", "7H", ("2C",))) for k in range(10)]
+    views += [view(1.0 + 0.1 * k, (), pv("a", "9D", ("AC",)), pv("b", "7H", ("2C",))) for k in range(5)]
+    # (the AC shows for a moment as hands move over the middle, and is covered by the 2C before the middle settles)
+    views += [
+        replace(view(1.5, (sure("y", "AC", 0.95),), pv("a", "9D", (None,)), pv("b", "7H", ("2C",))), settled=False)
+    ]
+    views += [view(1.6 + 0.1 * k, (sure("y", "2C", 0.99),), pv("a", "9D", (None,)), pv("b", "7H", (None,)))
+              for k in range(10)]  # fmt: skip
+    assert [(p[1], p[2], p[3]) for p in plays(reconstruct(views))] == [("a", "AC", "y"), ("b", "2C", "y")]
+    there = [replace(v, foundations=(sure("x", "AC", 0.95),)) if k < 10 else v for k, v in enumerate(views)]
+    assert [(p[1], p[2], p[3]) for p in plays(reconstruct(there))] == [("b", "2C", "x")]  # the AC pile, nudged
+    queen = [view(0.1 * k, (sure("p", "QS", 0.99),), pv("a", "KS"), pv("b", "7H")) for k in range(10)]
+    queen += [view(1.0 + 0.1 * k, (sure("q", "KS", 0.99),), pv("a", "9D"), pv("b", "7H")) for k in range(10)]
+    assert [(p[1], p[2], p[3]) for p in plays(reconstruct(queen))] == [("a", "KS", "p")]
