@@ -145,6 +145,8 @@ class ReconState:
     # pile -> the refused card that started it, taken for taken back as the pile went out of sight: (the card, who was
     # credited, when, the seq of its play)
     hidden_suspect: Mapping[str, tuple[Card, str | None, float, int | None]] = field(default_factory=dict)
+    # play seq -> the card its player's area showed where the pile read another (``read_as`` in the play's log)
+    read_as: Mapping[int, Card] = field(default_factory=dict)
 
 
 FLICKER_SECONDS = 0.3  # a card seen at a place once, its place showing the card before it again within this
@@ -728,6 +730,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
 
     taken_home = dict(state.taken_home)
     hidden_suspect = dict(state.hidden_suspect)
+    read_as = dict(state.read_as)
 
     def taken_back(key: str) -> None:
         """The suspect top of pile ``key`` went back to its owner, who may play it again."""
@@ -1293,6 +1296,29 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             new = _consistent(before, pile, vanished)
             if new is None:
                 continue
+            if (
+                before is not None
+                and before.rank == ACE
+                and key not in suspect
+                and len(plays_on := pile_plays.get(key, ())) == 1
+                and (ace := read_as.get(plays_on[0][0])) is not None
+                and ace.rank == ACE
+                and ace.colour == before.colour
+                and new.suit == ace.suit
+                and 0 < new.rank - ACE <= INFER_MAX + 1
+                and pile.confidence >= ILLEGAL_SURE
+            ):
+                # A lone Ace its player's area showed as another Ace of its colour (``read_as``), and a card of that
+                # Ace's suit lands on it, read surely: the Ace was the one the area showed, misread on the pile
+                # (e2e-s114/game00, real models: p2's waste AS, read AC on its pile; the 2S landed unseen and the 3S
+                # on it was refused, as would have been every spade after it). Two readings against one.
+                p_seq, logged, who = plays_on[0]
+                why = f"{new} landed on it: the {logged} was the {ace} {who or 'its player'}'s area showed"
+                who = fix_card(p_seq, logged, ace, who, why)
+                pile_plays[key] = ((p_seq, ace, who),)
+                resuited.add(p_seq)
+                reread.pop(key, None)
+                tops[key] = before = ace
             if new == before:
                 if key in reread and pile.top == new:  # the lone Ace read as logged: how surely, at best
                     reread[key] = (max(reread[key][0], pile.confidence), None, view.t)
@@ -1471,6 +1497,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     if player is not None:
                         candidates = [player]
                         extra["read_as"] = str(read)
+                        if read is not None:
+                            read_as[seq] = read
                 elif (
                     player is not None
                     and source is None
@@ -1487,6 +1515,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     # KS, put down alone as a new pile and read KC, was "played from the demon", and its late flip
                     # stood in the demon's record).
                     source, extra["read_as"] = alt[0], str(alt[2])
+                    read_as[seq] = alt[2]
                 if player is None and not candidates and len(arms) == 1 and uncredit(arms[0], card, key):
                     player, candidates = arms[0], [arms[0]]
                 if inferred:
@@ -1940,6 +1969,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         returned,
         taken_home,
         hidden_suspect,
+        read_as,
     ), events
 
 

@@ -2772,3 +2772,28 @@ def test_a_pile_read_unsurely_as_the_round_starts_is_a_stray_reading_not_a_pile(
     queen = [view(0.1 * k, (sure("p", "QS", 0.99),), pv("a", "KS"), pv("b", "7H")) for k in range(10)]
     queen += [view(1.0 + 0.1 * k, (sure("q", "KS", 0.99),), pv("a", "9D"), pv("b", "7H")) for k in range(10)]
     assert [(p[1], p[2], p[3]) for p in plays(reconstruct(queen))] == [("a", "KS", "p")]
+
+
+def test_a_lone_ace_its_players_area_showed_as_another_ace_is_that_ace_when_a_card_of_its_suit_lands_on_it() -> None:
+    """a's waste AS (AC given some chance there) lands read AC surely: nobody had an AC, so a is credited, the area
+    having read it AS (e2e-s114/game00, real models). The 2S lands unseen and the 3S on it, read surely: the Ace was
+    the AS the area showed, misread on the pile (two readings against one), and the 3S is lawful with the 2S inferred
+    under it, not refused, nor every spade after it. With no area reading between, the AC stands and the 3S is
+    refused."""
+
+    def run(maybe: tuple[tuple[str, tuple[Card, ...]], ...]) -> list[Event]:
+        views = [view(0.1 * k, (), replace(pv("a", "9D", (), "AS"), maybe=maybe), pv("b", "7H")) for k in range(10)]
+        views += [view(1.0 + 0.1 * k, (sure("p", "AC", 0.99),), pv("a", "9D", (), "5H"), pv("b", "7H", ("2S", "3S")))
+                  for k in range(20)]  # fmt: skip
+        views += [view(3.0 + 0.1 * k, (sure("p", "3S", 0.99),), pv("a", "9D", (), "5H"), pv("b", "7H", (None, None)))
+                  for k in range(30)]  # fmt: skip
+        return reconstruct(views)
+
+    start = RoundStart(seq=0, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13), PlayerSpec("b", 13)))
+    events = run((("waste", (C("AC"),)),))
+    assert [(e.action, str(e.card), e.target) for e in events if isinstance(e, Correction)] == [("fix-card", "AS", 1)]
+    state = replay([start, *events])
+    assert [str(c) for c in state.foundations["p"].cards] == ["AS", "2S", "3S"] and not state.flags
+    alone = run(())
+    assert not any(isinstance(e, Correction) for e in alone)
+    assert [f.code for f in replay([start, *alone]).flags] != []
