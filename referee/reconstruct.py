@@ -782,6 +782,15 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 flipped[who] = mine | {right: shown}
         return who
 
+    def fix_pile_card(key: str, p_seq: int, card: Card, right: Card, who: str | None, reason: str) -> str | None:
+        """``fix_card`` for play ``p_seq`` on pile ``key``: the pile's record of its plays says ``right`` too, and the
+        play is no longer watched as the card it was read as. Returns who is credited with it now."""
+        who = fix_card(p_seq, card, right, who, reason)
+        pile_plays[key] = tuple((s_, right if s_ == p_seq else c, who if s_ == p_seq else w)
+                                for s_, c, w in pile_plays.get(key, ()))  # fmt: skip
+        resuited.add(p_seq)
+        return who
+
     def shown_when_played(pid: str, card: Card, p_seq: int) -> None:
         """The play ``p_seq`` of ``card``, credited late to ``pid`` from the demon, came before the flip that showed the
         card there: if the demon was logged showing another card then, one it flipped past alone (no move of it seen),
@@ -823,9 +832,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 return
             why = (f"{key} read {new} for {REREAD_SECONDS:g} s, surer than ever of the {ace}, as it lay alone: "
                    f"the {ace} was the {new}")  # fmt: skip
-            who = fix_card(p_seq, ace, new, who, why)
-            resuited.add(p_seq)
-            pile_plays[key] = ((p_seq, new, who),)
+            fix_pile_card(key, p_seq, ace, new, who, why)
             tops[key] = new
 
     def resuit(key: str, base: Card, refused_top: Card, landed: Card, suit: Suit) -> None:
@@ -833,16 +840,11 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         it, and the refused card lands on them (accepted when the ranks between were covered unseen: the rules
         cannot know)."""
         nonlocal seq
-        fixed_plays = []
         for p_seq, card, who in pile_plays.get(key, ()):
             if card.suit == base.suit and card.rank <= base.rank:
                 right = Card(card.rank, suit)
                 why = f"{refused_top} and {landed} landed on it: the pile's {card} was the {right}, misread"
-                who = fix_card(p_seq, card, right, who, why)
-                resuited.add(p_seq)  # no longer watched as the card it was read as
-                card = right
-            fixed_plays.append((p_seq, card, who))
-        pile_plays[key] = tuple(fixed_plays)
+                fix_pile_card(key, p_seq, card, right, who, why)
         if refused_top.rank != base.rank + 1:
             events.append(_by_camera("accept", seq, view.t, view.frame, suspect_play[key],
                                      f"{landed} landed on it: the {refused_top} continued the pile, the cards "
@@ -870,9 +872,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         if logged is None or read != pile.top or not _continues(lawful, read):
             return False
         why = f"{key} read {read} surely, and the {logged} it was taken for was refused: the {logged} was the {read}"
-        who = fix_card(p_seq, logged, read, top_by.get(key), why)
-        pile_plays[key] = tuple((s_, read if s_ == p_seq else c, w) for s_, c, w in pile_plays.get(key, ()))
-        resuited.add(p_seq)
+        who = fix_pile_card(key, p_seq, logged, read, top_by.get(key), why)
         if who is not None:
             top_by[key] = who
         del suspect[key], suspect_play[key], decoded[key], decoded_from[key]
@@ -1314,9 +1314,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 # on it was refused, as would have been every spade after it). Two readings against one.
                 p_seq, logged, who = plays_on[0]
                 why = f"{new} landed on it: the {logged} was the {ace} {who or 'its player'}'s area showed"
-                who = fix_card(p_seq, logged, ace, who, why)
-                pile_plays[key] = ((p_seq, ace, who),)
-                resuited.add(p_seq)
+                fix_pile_card(key, p_seq, logged, ace, who, why)
                 reread.pop(key, None)
                 tops[key] = before = ace
             if new == before:
