@@ -145,7 +145,8 @@ class ReconState:
     # pile -> the refused card that started it, taken for taken back as the pile went out of sight: (the card, who was
     # credited, when, the seq of its play)
     hidden_suspect: Mapping[str, tuple[Card, str | None, float, int | None]] = field(default_factory=dict)
-    # play seq -> the card its player's area showed where the pile read another (``read_as`` in the play's log)
+    # play seq -> the Ace its player's area showed where the pile read another card (``read_as`` in the play's log):
+    # evidence for the suit of a lone Ace
     read_as: Mapping[int, Card] = field(default_factory=dict)
 
 
@@ -254,6 +255,19 @@ def _new_cards(top: Card | None, new: Card, vanished: Callable[[Card], bool]) ->
     if new.suit != top.suit or not 0 < new.rank - top.rank - 1 <= INFER_MAX:
         return [(new, False)]
     return [(Card(r, new.suit), True) for r in range(top.rank + 1, new.rank)] + [(new, False)]
+
+
+def _area_ace(
+    ace: Card, new: Card, sure: float, plays: tuple[tuple[int, Card, str | None], ...], read_as: Mapping[int, Card]
+) -> Card | None:
+    """The Ace a pile of ``ace`` alone (``plays``) was, when its player's area showed it as another Ace of its colour
+    (``read_as``) and ``new``, of that Ace's suit and read ``sure``ly, lands on it: two readings against one (e2e-s114/
+    game00, real models: p2's waste AS, read AC on its pile; the 2S landed unseen and the 3S on it was refused, as
+    would have been every spade after it). None when the pile is what it was read as."""
+    if ace.rank != ACE or len(plays) != 1 or (shown := read_as.get(plays[0][0])) is None:
+        return None
+    fits = shown.colour == ace.colour and new.suit == shown.suit and 0 < new.rank - ACE <= INFER_MAX + 1
+    return shown if fits and sure >= ILLEGAL_SURE else None
 
 
 def _resuited(
@@ -855,7 +869,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         del suspect[key]
         suspect_play.pop(key, None)
 
-    def undecode(key: str, pile: PileView) -> bool:
+    def undecode(key: str, pile: PileView) -> None:
         """Pile ``key`` reads, surely, the card its last play was read as (``decoded_from``) before it was decoded as a
         top-k candidate whose copy left an area, and the rules refused that candidate. A candidate is taken only if it
         fits the pile (``_consistent``), so it was refused for who played it (a deck's second copy of a card): the copy
@@ -865,19 +879,19 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         all nine spades after it were refused)."""
         took = decoded_from.get(key)
         if took is None or key not in suspect or suspect_play.get(key) != took[0] or pile.confidence < REREAD_MIN:
-            return False
+            return
         p_seq, read, _sure = took
         logged = next((c for s_, c, _w in pile_plays.get(key, ()) if s_ == p_seq), None)
         lawful = suspect[key]
         if logged is None or read != pile.top or not _continues(lawful, read):
-            return False
+            return
         why = f"{key} read {read} surely, and the {logged} it was taken for was refused: the {logged} was the {read}"
         who = fix_pile_card(key, p_seq, logged, read, top_by.get(key), why)
         if who is not None:
             top_by[key] = who
         del suspect[key], suspect_play[key], decoded[key], decoded_from[key]
         logged_illegal.pop((key, logged), None)
-        return True
+        tops[key] = read
 
     def taken_back_decoded(key: str, top: Card, below: Card, pile: PileView) -> bool:
         """Pile ``key``'s top ``top`` was logged as a lawful candidate of a forbidden reading (``decoded_from``); the
@@ -1222,8 +1236,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 del lowered[key]  # read as another card: not steadily the one under the jump
             if key in decoded:
                 if pile.top == decoded[key]:
-                    if undecode(key, pile):
-                        tops[key] = pile.top
+                    undecode(key, pile)
                     continue  # the same reading already decoded as another card: not another card landing
                 del decoded[key]
             hid = hidden_suspect.pop(key, None) if pile.top is not None else None
@@ -1298,21 +1311,10 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 continue
             if (
                 before is not None
-                and before.rank == ACE
                 and key not in suspect
-                and len(plays_on := pile_plays.get(key, ())) == 1
-                and (ace := read_as.get(plays_on[0][0])) is not None
-                and ace.rank == ACE
-                and ace.colour == before.colour
-                and new.suit == ace.suit
-                and 0 < new.rank - ACE <= INFER_MAX + 1
-                and pile.confidence >= ILLEGAL_SURE
+                and (ace := _area_ace(before, new, pile.confidence, pile_plays.get(key, ()), read_as)) is not None
             ):
-                # A lone Ace its player's area showed as another Ace of its colour (``read_as``), and a card of that
-                # Ace's suit lands on it, read surely: the Ace was the one the area showed, misread on the pile
-                # (e2e-s114/game00, real models: p2's waste AS, read AC on its pile; the 2S landed unseen and the 3S
-                # on it was refused, as would have been every spade after it). Two readings against one.
-                p_seq, logged, who = plays_on[0]
+                p_seq, logged, who = pile_plays[key][0]
                 why = f"{new} landed on it: the {logged} was the {ace} {who or 'its player'}'s area showed"
                 fix_pile_card(key, p_seq, logged, ace, who, why)
                 reread.pop(key, None)
@@ -1495,7 +1497,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     if player is not None:
                         candidates = [player]
                         extra["read_as"] = str(read)
-                        if read is not None:
+                        if read is not None and read.rank == ACE:
                             read_as[seq] = read
                 elif (
                     player is not None
@@ -1513,7 +1515,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     # KS, put down alone as a new pile and read KC, was "played from the demon", and its late flip
                     # stood in the demon's record).
                     source, extra["read_as"] = alt[0], str(alt[2])
-                    read_as[seq] = alt[2]
+                    if alt[2].rank == ACE:
+                        read_as[seq] = alt[2]
                 if player is None and not candidates and len(arms) == 1 and uncredit(arms[0], card, key):
                     player, candidates = arms[0], [arms[0]]
                 if inferred:

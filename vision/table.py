@@ -20,7 +20,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from referee.cards import Card
+from referee.cards import KING, Card
 from referee.tableview import PileView, PlayerView, TableView
 from vision.arms import Arms
 from vision.calibrate import CARD_MM, Calibration, Seat
@@ -656,15 +656,12 @@ class TableModel:
                 pile.xy = 0.8 * pile.xy + 0.2 * centre  # piles get nudged: follow slowly
             else:
                 # A pile carried off (a completed one set aside) shows up elsewhere with its top, or with
-                # the card that completed it as it went.
-                # (Only a completed one: an unfinished pile is never carried off, and a card it showed seen elsewhere
-                # is one lifted off it, an illegal card taken back: e2e-s125/game01, real models, p3's 3H carried off
-                # the AC-2C pile took its name, and the clubs after it went to a new pile, all refused.)
-                moved = [
-                    p
-                    for p in free
-                    if p.last_seen < frame and _continues(p.top, card) and card is not None and card.rank == 13
-                ]
+                # the card that completed it as it went: a King. Only a completed one: an unfinished pile is never
+                # carried off, and a card it showed seen elsewhere is one lifted off it, an illegal card taken back
+                # (e2e-s125/game01, real models: p3's 3H carried off the AC-2C pile took its name, and the clubs after
+                # it went to a new pile, all refused).
+                king = card is not None and card.rank == KING
+                moved = [p for p in free if king and p.last_seen < frame and _continues(p.top, card)]
                 # The King that completed a pile, another deck's copy, lying where that pile was as it was carried
                 # off: a conflict's second copy (the referee logs it when it goes back), not a pile of one King.
                 second = card is not None and any(
@@ -677,8 +674,7 @@ class TableModel:
                 if moved:
                     pile = moved[0]
                     free.remove(pile)
-                    if card is not None and card.rank == 13:  # a completed pile, or completed as it went
-                        pile.carried = (pile.xy.copy(), t)
+                    pile.carried = (pile.xy.copy(), t)  # a completed pile, or completed as it went
                     pile.xy = centre
                 else:
                     pile = _Pile(
