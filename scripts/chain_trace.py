@@ -6,12 +6,14 @@ python scripts/chain_trace.py views out/e2e-s12/game00 --tag watch --start 24.3 
 python scripts/chain_trace.py suits out/e2e-s12/game00 --tag watch --suits CS  # the chain's and the truth's plays
 python scripts/chain_trace.py middle out/e2e-check/game01 --tag watch --start 12.5 --end 17.5 --at 483,386
 python scripts/chain_trace.py demon out/e2e-s36/game00 --tag cand --players p4   # flips, ladders, demon plays
+python scripts/chain_trace.py scores out/r-s1*/game0? --tag m896  # why each wrong score is wrong, and a summary
 """
 
 from __future__ import annotations
 
 import argparse
 import pickle
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +114,34 @@ def demon(game: Path, tag: str, players: list[str]) -> None:
                     print(f"  {e.t:6.2f} seq {e.seq} correction {e.action} of {e.target}: {e.reason}")
 
 
+def scores(games: list[Path], tag: str) -> None:
+    """Why each player-round's score is wrong: the parts of it that differ (``e2e.compare``'s ``score_misses``: the
+    chain's count minus the truth's) and the plays behind them: the player's plays credited to another deck or to
+    nobody (lost), other decks' plays credited to them (gained), their plays not recovered. Then, over all the games,
+    how many wrong player-rounds had each mix of causes, and where the misattributed plays came from."""
+    causes: Counter[tuple[str, ...]] = Counter()
+    sources: Counter[str] = Counter()
+    for game in games:
+        r, _ = replay(game, tag)
+        truth, _, _ = load_game(game)
+        player_of = {(str(e.card), e.pile): e.player for e in truth if isinstance(e, Play)}
+        wrong = [m.split() for m in r["misattributed"]]  # "source card truth>chain"
+        sources.update(source if source in ("demon", "waste") else "line" for source, *_ in wrong)
+        for pid, parts in sorted(r["score_misses"].items()):
+            lost = [f"{card} ({source}) to {pair.split('>')[1]}" for source, card, pair in wrong
+                    if pair.split(">")[0] == pid]  # fmt: skip
+            gained = [f"{card} ({source}) from {pair.split('>')[0]}" for source, card, pair in wrong
+                      if pair.split(">")[1] == pid]  # fmt: skip
+            missed = [m for m in r["plays_missed"] if player_of.get(tuple(m.split())) == pid]
+            cause = [name for name, plays in (("lost", lost), ("gained", gained), ("not recovered", missed)) if plays]
+            causes[(*cause, *(["demon count"] if "demon_left" in parts else []))] += 1
+            print(f"{game} {pid} {parts} lost {lost} gained {gained} not recovered {missed}")
+    print("wrong player-rounds by cause:")
+    for mix, n in causes.most_common():
+        print(f"  {n:4} {' + '.join(mix) or 'other'}")
+    print("misattributed plays by where the card came from:", dict(sources.most_common()))
+
+
 def middle(game: Path, tag: str, start: float, end: float, at: tuple[float, float] | None) -> None:
     """What the tracker handed the table model in the middle (outside every player's area) between ``start`` and
     ``end``, frame by frame: track, reading and its probability, moving or still, where (table mm), the top three
@@ -139,7 +169,7 @@ def middle(game: Path, tag: str, start: float, end: float, at: tuple[float, floa
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=("wrong", "views", "suits", "middle", "demon"))
+    ap.add_argument("what", choices=("wrong", "views", "suits", "middle", "demon", "scores"))
     ap.add_argument("games", nargs="+", type=Path, help="games recorded with chain_cache.py record")
     ap.add_argument("--tag", default="models", help="the recording: GAME/cache-TAG.pkl")
     ap.add_argument("--start", type=float, default=0.0)
@@ -149,6 +179,9 @@ def main() -> None:
     ap.add_argument("--suits", default="CDHS", help="suits: which suits' plays to list")
     ap.add_argument("--at", help="middle: only near this place, table mm 'x,y'")
     args = ap.parse_args()
+    if args.what == "scores":
+        scores(args.games, args.tag)
+        return
     for game in args.games:
         if args.what == "wrong":
             wrong(game, args.tag)
