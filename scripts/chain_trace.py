@@ -126,7 +126,7 @@ def scores(games: list[Path], tag: str) -> None:
         truth, _, _ = load_game(game)
         player_of = {(str(e.card), e.pile): e.player for e in truth if isinstance(e, Play)}
         wrong = [m.split() for m in r["misattributed"]]  # "source card truth>chain"
-        sources.update(source if source in ("demon", "waste") else "line" for source, *_ in wrong)
+        sources.update("line" if source.startswith("line:") else source for source, *_ in wrong)
         for pid, parts in sorted(r["score_misses"].items()):
             lost = [f"{card} ({source}) to {pair.split('>')[1]}" for source, card, pair in wrong
                     if pair.split(">")[0] == pid]  # fmt: skip
