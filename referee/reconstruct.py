@@ -427,6 +427,12 @@ def _attribute(
     (unless that copy lay in view steadily and left as the card landed) and a card nobody was seen with.
     ``pile_seen``: when the pile last showed the card under this one (``_had``)."""
     had = _had(card, before, t, played, pile_seen)
+    if reached:
+        # A line place read as the card in one view only, in the area of a player whose arm was not seen over the
+        # pile, is a hand passing over the line, not a copy (e2e-s130/game02, real models: p1's line read AC once as
+        # p1's arm passed over it, as p2's waste AC, taken by p2's arm, landed; the two were taken for a conflict's
+        # copies, the arm not heeded, and p1 credited). A card read once as its own player lifts it stays one.
+        had = [(pid, place) for pid, place in had if pid in reached or not _glimpse_in_line(before[pid][card])]
     gone = _gone(had, card, now)
     if not _at_once(before, card, gone) and (arm := _one_reached(had, reached)):
         return arm[0][0], arm[0][1], [pid for pid, _ in had]
@@ -457,6 +463,11 @@ def _attribute(
         return had[0][0], had[0][1], [had[0][0]]
     pool = [pid for pid, _ in (gone or had)]
     return None, None, pool
+
+
+def _glimpse_in_line(seen: Sighting) -> bool:
+    """The card of sighting ``seen`` was read at a place of the line in one view only."""
+    return seen.place.startswith("line:") and seen.last == seen.since
 
 
 def _last_seen(card: Card, playable: Mapping[str, Mapping[Card, Sighting]]) -> float:

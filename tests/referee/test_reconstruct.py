@@ -1604,8 +1604,8 @@ def test_one_arm_over_the_pile_outweighs_the_tracked_origin_unless_two_copies_le
 
     def credited(a_after: str, *reached: str) -> str | None:
         top = replace(reached_pile("h", "7H", *reached), origin="a")
-        views = [
-            view(0, (pile("h", "6H"),), pv("a", None, ("7H",)), pv("b", None, (), "7H")),
+        views = [  # a's 7H lies in the line (a card read there in one view only may be a hand passing)
+            *(view(t, (pile("h", "6H"),), pv("a", None, ("7H",)), pv("b", None, (), "7H")) for t in (0, 0.5)),
             view(1, (top,), pv("a", None, (a_after,)), pv("b", None, (), "QS")),
         ]
         return plays(reconstruct(views))[0][1]
@@ -1623,8 +1623,8 @@ def test_one_arm_outweighs_a_tracked_origin_whose_deck_never_lost_the_card() -> 
 
     def credited(a_before: str, a_after: str, *reached: str) -> str | None:
         top = replace(reached_pile("h", "2D", *reached), origin="a")
-        views = [
-            view(0, (pile("h", "AD"),), pv("a", None, (a_before,)), pv("b", None, (), "9C")),
+        views = [  # a's card lies in the line (a card read there in one view only may be a hand passing)
+            *(view(t, (pile("h", "AD"),), pv("a", None, (a_before,)), pv("b", None, (), "9C")) for t in (0, 0.5)),
             view(1, (top,), pv("a", None, (a_after,)), pv("b", None, (), "QS")),
         ]
         return plays(reconstruct(views))[0][1]
@@ -2797,3 +2797,31 @@ def test_a_lone_ace_its_players_area_showed_as_another_ace_is_that_ace_when_a_ca
     alone = run(())
     assert not any(isinstance(e, Correction) for e in alone)
     assert [f.code for f in replay([start, *alone]).flags] != []
+
+
+def test_a_line_place_read_as_the_card_once_is_no_copy_of_it_when_that_players_arm_was_not_over_the_pile() -> None:
+    """a's waste AC lies in view a second and is taken by a's arm (the one seen over the pile as it lands); as it goes,
+    b's line, under b's passing hand, reads AC for one view and then a card it had not shown. That reading, with b's
+    arm nowhere near the pile, was no copy of the AC: the two are no conflict's copies (where the arm over the pile is
+    often the loser's), and the play is a's."""
+    views = [view(0.1 * k, (), pv("a", "KS", (), "AC"), pv("b", "QD", ("QH",))) for k in range(11)]
+    views += [
+        view(1.0, (), pv("a", "KS", (), "AC"), pv("b", "QD", ("AC",))),
+        view(1.1, (), pv("a", "KS", (), "9D"), pv("b", "QD", ("JS",))),
+        view(1.2, (replace(pile("c", "AC"), reached=("a",)),), pv("a", "KS", (), "9D"), pv("b", "QD", ("JS",))),
+    ]
+    plays = [e for e in reconstruct(views) if isinstance(e, Play)]
+    assert [(e.player, str(e.card), e.source) for e in plays] == [("a", "AC", "waste")]
+
+
+def test_a_line_card_read_right_once_as_its_player_lifts_it_is_still_theirs() -> None:
+    """b's line 2S is read 2C for a second and 2S once, as b lifts it; b's arm is the one over the pile it lands on.
+    One view is all the reader got right, and b's arm was there: the play is b's, from the line."""
+    views = [view(0.1 * k, (pile("s", "AS"),), pv("a", "KS", (), "9C"), pv("b", "QD", ("2C",))) for k in range(11)]
+    views += [
+        view(1.0, (pile("s", "AS"),), pv("a", "KS", (), "9C"), pv("b", "QD", ("2S",))),
+        view(1.1, (pile("s", "AS"),), pv("a", "KS", (), "9C"), pv("b", "QD", ("JH",))),
+        view(1.2, (replace(pile("s", "2S"), reached=("b",)),), pv("a", "KS", (), "9C"), pv("b", "QD", ("JH",))),
+    ]
+    plays = [e for e in reconstruct(views) if isinstance(e, Play)]
+    assert [(e.player, str(e.card), e.source) for e in plays] == [("b", "2S", "line:1")]
