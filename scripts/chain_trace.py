@@ -125,13 +125,12 @@ def scores(games: list[Path], tag: str) -> None:
         r, _ = replay(game, tag)
         truth, _, _ = load_game(game)
         player_of = {(str(e.card), e.pile): e.player for e in truth if isinstance(e, Play)}
-        wrong = [m.split() for m in r["misattributed"]]  # "source card truth>chain"
+        # "source card truth>chain" -> (source, card, the truth's player, the chain's)
+        wrong = [(source, card, *pair.split(">")) for source, card, pair in map(str.split, r["misattributed"])]
         sources.update("line" if source.startswith("line:") else source for source, *_ in wrong)
         for pid, parts in sorted(r["score_misses"].items()):
-            lost = [f"{card} ({source}) to {pair.split('>')[1]}" for source, card, pair in wrong
-                    if pair.split(">")[0] == pid]  # fmt: skip
-            gained = [f"{card} ({source}) from {pair.split('>')[0]}" for source, card, pair in wrong
-                      if pair.split(">")[1] == pid]  # fmt: skip
+            lost = [f"{card} ({source}) to {to}" for source, card, by, to in wrong if by == pid]
+            gained = [f"{card} ({source}) from {by}" for source, card, by, to in wrong if to == pid]
             missed = [m for m in r["plays_missed"] if player_of.get(tuple(m.split())) == pid]
             cause = [name for name, plays in (("lost", lost), ("gained", gained), ("not recovered", missed)) if plays]
             causes[(*cause, *(["demon count"] if "demon_left" in parts else []))] += 1

@@ -660,8 +660,11 @@ class TableModel:
                 # carried off, and a card it showed seen elsewhere is one lifted off it, an illegal card taken back
                 # (e2e-s125/game01, real models: p3's 3H carried off the AC-2C pile took its name, and the clubs after
                 # it went to a new pile, all refused).
-                king = card is not None and card.rank == KING
-                moved = [p for p in free if king and p.last_seen < frame and _continues(p.top, card)]
+                moved = (
+                    [p for p in free if p.last_seen < frame and _continues(p.top, card)]
+                    if card is not None and card.rank == KING
+                    else []
+                )
                 # The King that completed a pile, another deck's copy, lying where that pile was as it was carried
                 # off: a conflict's second copy (the referee logs it when it goes back), not a pile of one King.
                 second = card is not None and any(
