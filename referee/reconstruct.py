@@ -49,6 +49,9 @@ class Credit(NamedTuple):
     gone_too: tuple[str, ...]  # the other candidates whose copy was gone from their area then
     first_arm: str | None = None  # the one arm seen over the pile as it landed, or of two or more the one seen first
     arms: tuple[str, ...] = ()  # every arm seen over the pile as it landed
+    # The player's arm lay over the pile again, ``HAND_BACK_SECONDS`` or more after the play was credited
+    # (``TableView.hands``): a hand at the pile after putting the card down, as a conflict's loser takes their copy back.
+    hand_back: bool = False
 
 
 class Pending(NamedTuple):
@@ -174,6 +177,9 @@ SECOND_BACK_SECONDS = 4.0
 # only moved within it (e2e-s29/game00, oracle: p4's waste 9S laddered onto its line 0.4 s after p2's 9S landed was
 # logged as a conflict's second copy).
 SECOND_BACK_MIN = 0.8
+# A hand that put a card on a pile has left it this long after (the play is credited as the card settles there): the
+# player's arm over the pile again later is another reach, to play on it or to take a card back.
+HAND_BACK_SECONDS = 0.5
 # A card of the same rank logged moving from a demon to the line place its last card went to within this (as long as
 # a demon's top waits to land, ``HOLD_SECONDS``), while that card shows nowhere and was not played, is that card read
 # again: nothing can lie on a card of its own rank, so the place cannot have taken a second one.
@@ -503,6 +509,14 @@ def _covered(seen: Forbidden, now: Card, lawful: Card | None, t: float, origin: 
     )
 
 
+def _hand_back(credit: Credit, hands: Mapping[str, tuple[str, ...]], t: float) -> Credit:
+    """``credit``, marked ``hand_back`` once its player's arm lies over its pile (``hands``: pile -> whose arms, in the
+    view at ``t``) ``HAND_BACK_SECONDS`` or more after it was credited."""
+    if credit.hand_back or t - credit.t < HAND_BACK_SECONDS or credit.player not in hands.get(credit.pile, ()):
+        return credit
+    return credit._replace(hand_back=True)
+
+
 def _second_back(since: float, t0: float) -> bool:
     """A copy showing in its area again ``since`` then can be a conflict's second, taken back from the pile where a
     play landed at ``t0``: not so soon that it never lay there, not so late that it was only hidden."""
@@ -750,7 +764,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     skips = {k: v for k, v in state.skips.items() if view.t - v[2] <= RETURN_SECONDS}
     lowered = {k: v for k, v in state.lowered.items() if k in skips}
     resuited: set[int] = set()  # plays whose card was corrected to the suit their pile turned out to be
-    credited = [c for c in state.credited if view.t - c.t <= RETURN_SECONDS]
+    hands = {aliases.get(pid, pid): who for pid, who in view.hands}  # (the log's pile names)
+    credited = [_hand_back(c, hands, view.t) for c in state.credited if view.t - c.t <= RETURN_SECONDS]
     late_flips: dict[str, Card] = {}  # player -> a demon card played before its flip was committed
 
     taken_home = dict(state.taken_home)
@@ -1190,10 +1205,11 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     def reassign_credit(credit: Credit, why: str, left: bool = True, back_at: str | None = None) -> None:
         """The play ``credit`` was not its player's: their copy went back to them (a conflict's second, taken back).
         The one other candidate whose card is gone gets it, and the copy taken back is logged as landing when it was
-        credited, for the rules to judge, when the credit was tracked from that player's area or the arm seen over the
-        pile as it landed (the one, or the first of two) was the new player's, and the copy ``left`` its area (it was
+        credited, for the rules to judge, when the credit was tracked from that player's area, or the arm seen over the
+        pile as it landed (the one, or the first of two) was the new player's, or the credited player's arm was seen
+        over the pile again since (``Credit.hand_back``: taking the copy back), and the copy ``left`` its area (it was
         not shown there in every view since before the play): otherwise the copy back is no sign that it ever lay on
-        the pile."""
+        the pile (a card misread there)."""
         nonlocal seq
         card, key, who = credit.card, credit.pile, credit.player
         credited.remove(credit)
@@ -1230,7 +1246,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         if tops.get(key) == card and top_by.get(key) == who:
             top_by[key] = real
         log_credit(credit.seq, real, f"{who}'s {card} {why}: the copy on {key} is {real}'s", real_place)
-        if left and (credit.tracked or credit.first_arm == real):
+        if left and (credit.tracked or credit.first_arm == real or credit.hand_back):
             log_returned(key, card, who, credit.t, credit.source)
 
     if state.started and view.settled:

@@ -87,13 +87,18 @@ class TableView:
     # The foundations shown may be committed (the camera chain passes each pile only once it has held still, so
     # its views are all settled); players' areas are read in every view.
     settled: bool = True
+    # (pile id, players) for each known foundation an arm lay over in this view's frame, running from there towards
+    # the player's seat (seen or not: the hand may hide the pile): a hand bringing a card, or taking one back.
+    # Empty when not watched.
+    hands: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def player(self, pid: str) -> PlayerView | None:
         return next((p for p in self.players if p.id == pid), None)
 
     def renamed(self, names: Mapping[str, str]) -> TableView:
         """The same view with players called by ``names`` (old id -> new id; ids not in it are kept): the
-        areas, and where each foundation's top and its doubles came from and who reached it."""
+        areas, where each foundation's top and its doubles came from and who reached it, and whose hands lie over the
+        piles."""
 
         def new(pid: str) -> str:
             return names.get(pid, pid)
@@ -111,4 +116,5 @@ class TableView:
                 )
                 for f in self.foundations
             ),
+            hands=tuple((pile, tuple(map(new, who))) for pile, who in self.hands),
         )

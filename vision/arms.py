@@ -51,6 +51,9 @@ class Arms:
     _background: np.ndarray | None = field(default=None, repr=False)
     _t: float | None = field(default=None, repr=False)
     _masks: deque[tuple[float, np.ndarray]] = field(default_factory=deque, repr=False)
+    _rays: dict[tuple[object, ...], tuple[Calibration, list[tuple[str, list[tuple[np.ndarray, ...]]]]]] = field(
+        default_factory=dict, repr=False
+    )
 
     def update(self, image: np.ndarray, t: float) -> None:
         """Takes one frame (BGR or grey) at time ``t`` seconds."""
@@ -88,11 +91,31 @@ class Arms:
         frames = [(t, m) for t, m in self._masks if since - 1e-6 <= t <= until + 1e-6]
         if not frames or not calibration.seats:
             return {}
-        size = frames[0][1].shape
+        need = COVERED * len(np.arange(*RAY_MM))
+        out: dict[str, float] = {}
+        for player, rays in self._ways(calibration, xy, frames[0][1].shape):
+            for fx, fy, nx, ny in rays:
+                for t, m in frames:
+                    if t >= out.get(player, math.inf):
+                        break  # an earlier frame already showed this arm (at another offset)
+                    if m[fy, fx].sum() >= need and m[ny, nx].sum() >= NEAR_NEEDED:
+                        out[player] = t
+                        break
+        return out
+
+    def _ways(
+        self, calibration: Calibration, xy: np.ndarray, size: tuple[int, ...]
+    ) -> list[tuple[str, list[tuple[np.ndarray, ...]]]]:
+        """Per seat, the mask's pixels of each ray from ``xy`` towards the player's shoulder (far points x, y, near
+        points x, y), those inside the picture only; rays that run out of the picture are left out. Kept per place:
+        piles stay put, and the table's view does not change within a round."""
+        at = np.asarray(xy, np.float64).reshape(2)
+        key = (id(calibration), size, round(float(at[0]), 1), round(float(at[1]), 1))
+        if (hit := self._rays.get(key)) is not None and hit[0] is calibration:  # (kept alive here: ids not reused)
+            return hit[1]
         start, stop, step = RAY_MM
         far, near = np.arange(start, stop, step)[:, None], np.asarray(NEAR_MM)[:, None]
-        at = np.asarray(xy, np.float64).reshape(2)
-        out: dict[str, float] = {}
+        ways: list[tuple[str, list[tuple[np.ndarray, ...]]]] = []
         for seat in calibration.seats:
             way = np.asarray(seat.centre) + np.asarray(seat.down) * SHOULDER_MM - at
             n = float(np.linalg.norm(way))
@@ -100,19 +123,18 @@ class Arms:
                 continue  # the place is at the player's own side: no arm needs to reach over the table to it
             u = way / n
             side = np.array([-u[1], u[0]])
+            rays = []
             for off in OFFSETS_MM:
                 base = at + side * off
                 fx, fy = self._pixels(calibration, base + u * far, size)
                 nx, ny = self._pixels(calibration, base + u * near, size)
-                if len(fx) < COVERED * len(far):
-                    continue  # the way runs out of the picture
-                for t, m in frames:
-                    if t >= out.get(seat.player, math.inf):
-                        break  # an earlier frame already showed this arm (at another offset)
-                    if m[fy, fx].sum() >= COVERED * len(far) and m[ny, nx].sum() >= NEAR_NEEDED:
-                        out[seat.player] = t
-                        break
-        return out
+                if len(fx) >= COVERED * len(far):  # else the way runs out of the picture
+                    rays.append((fx, fy, nx, ny))
+            ways.append((seat.player, rays))
+        if len(self._rays) > 4096:  # places are few; a long run of new ones (a moving camera's table) starts afresh
+            self._rays.clear()
+        self._rays[key] = (calibration, ways)
+        return ways
 
     def _pixels(self, calibration: Calibration, points: np.ndarray, size: tuple[int, ...]) -> tuple[np.ndarray, ...]:
         """The mask's pixels (x, y) at ``points`` (table mm), those inside the picture only."""

@@ -587,7 +587,14 @@ class TableModel:
                 del buried[c]
             players.append(replace(pv, buried=tuple(sorted((Card.parse(c) for c in buried), key=str))))
         foundations = self._piles(t, frame, _one_per_place(middle))
-        return TableView(t, frame, foundations, tuple(players))
+        return TableView(t, frame, foundations, tuple(players), hands=self._hands(t))
+
+    def _hands(self, t: float) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Each known pile an arm lies over in the frame at ``t``, with whose arms (``TableView.hands``)."""
+        if self.arms is None:
+            return ()
+        over = ((p.id, self.arms.reaching(self.calibration, p.xy, t, t)) for p in self.piles if p.seen_t is not None)
+        return tuple((pid, who) for pid, who in over if who)
 
     def _arrived(self, seen: Seen, xy: np.ndarray) -> bool:
         """``seen`` was carried to where it lies (put down), not revealed there."""

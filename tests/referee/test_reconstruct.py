@@ -2286,6 +2286,40 @@ def test_a_credit_put_right_when_its_copy_comes_back_logs_that_copy_if_the_first
     assert run(None) == ([(1, "b")], [])
 
 
+def test_a_credit_put_right_when_its_copy_comes_back_logs_that_copy_if_its_players_hand_went_back_to_the_pile() -> None:
+    """A 2S lands with a's arm alone over the pile, while only a's copy is seen gone (b's still shows a moment): the
+    play goes to a. Then b's is gone and a's is back in a's area: the play is b's. a's copy was the conflict's second,
+    taken back, when a's hand was seen over the pile again after putting the card down (``TableView.hands``); it is
+    logged for the rules. A hand over it in the landing's first half second is the one that brought the card, and
+    with no hand seen there later a copy back is no sign that it ever lay on the pile (a card misread there)."""
+    from referee.events import Correction
+
+    def run(hand_at: float | None) -> tuple[list, list]:  # type: ignore[type-arg]
+        landed = replace(pile("s", "2S"), reached=("a",))
+
+        def at(t: float, *players: PlayerView) -> TableView:
+            v = view(t, (pile("s", "2S"),), *players)
+            return replace(v, hands=(("s", ("a",)),)) if hand_at is not None and abs(t - hand_at) < 1e-9 else v
+
+        events = reconstruct(
+            [
+                *(view(t, (pile("s", "AS"),), pv("a", "9C", ("2S",)), pv("b", "QD", ("2S",))) for t in (0, 0.2)),
+                view(1, (landed,), pv("a", "9C", (None,)), pv("b", "QD", ("2S",))),
+                at(1.2, pv("a", "9C", (None,)), pv("b", "QD", ("2S",))),
+                at(1.5, pv("a", "9C", (None,)), pv("b", "QD", (None,))),
+                at(2.5, pv("a", "9C", (None,)), pv("b", "QD", (None,))),
+                *(at(t, pv("a", "9C", ("2S",)), pv("b", "QD", (None,))) for t in (3.0, 3.2, 3.5)),
+            ]
+        )
+        fixes = [(e.target, e.player) for e in events if isinstance(e, Correction)]
+        returned = [(e.player, str(e.card), e.t) for e in events if isinstance(e, Play) and e.extra.get("returned")]
+        return fixes, returned
+
+    assert run(2.5) == ([(1, "b")], [("a", "2S", 1)])
+    assert run(1.2) == ([(1, "b")], [])
+    assert run(None) == ([(1, "b")], [])
+
+
 def _demon_left(events: list) -> int:  # type: ignore[type-arg]
     start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13), PlayerSpec("b", 13)))
     state = replay([start, *events])

@@ -641,6 +641,9 @@ class ScriptedArms:
         answer = self.answers.pop(0)
         return dict(answer) if isinstance(answer, dict) else dict.fromkeys(answer, until)
 
+    def reaching(self, calibration: object, xy: np.ndarray, since: float, until: float) -> tuple[str, ...]:
+        return ()  # no hand over a pile in the frame itself (``TableView.hands``)
+
 
 def test_a_pile_says_whose_arm_reached_it_as_each_top_arrived_and_a_top_showing_again_keeps_it() -> None:
     model = two_players()
@@ -671,6 +674,32 @@ def test_of_two_arms_that_reached_a_pile_the_one_seen_there_first_is_told() -> N
     assert [(p.reached, p.reached_first) for p in v2.foundations] == [(("red", "blue"), "blue")]
     v3 = model.view(1.5, 3, [card_at(451, 500, "3S")])
     assert [(p.reached, p.reached_first) for p in v3.foundations] == [(("red", "blue"), None)]  # the same frame
+
+
+def test_a_view_says_whose_hand_lies_over_each_known_pile_in_its_frame_seen_or_hidden() -> None:
+    """``TableView.hands``: the piles an arm lies over in the frame itself, with whose arms, asked of that frame only;
+    a pile the hand hides (not seen in this frame) is still one the hand is at."""
+
+    class Hands(ScriptedArms):
+        def __init__(self, over: dict[float, tuple[str, ...]]) -> None:
+            super().__init__([("red",), ("blue",)])
+            self.over, self.frames = over, []  # type: ignore[var-annotated]
+
+        def reaching(self, calibration: object, xy: np.ndarray, since: float, until: float) -> tuple[str, ...]:
+            self.frames.append((since, until))
+            return self.over.get(until, ())
+
+    model = two_players()
+    arms = Hands({1.0: ("blue",), 2.0: ("red", "blue")})
+    model.arms = arms  # type: ignore[assignment]
+    assert model.view(0.0, 1, [card_at(450, 500, "AS")]).hands == ()
+    landed = model.view(1.0, 2, [card_at(451, 500, "2S")])
+    pile_id = landed.foundations[0].id
+    assert landed.hands == ((pile_id, ("blue",)),)
+    hidden = model.view(2.0, 3, [])  # the pile not seen: a hand over it
+    assert hidden.foundations == () and hidden.hands == ((pile_id, ("red", "blue")),)
+    assert all(since == until for since, until in arms.frames)
+    assert hidden.renamed({"red": "ann"}).hands == ((pile_id, ("ann", "blue")),)
 
 
 def test_a_whole_row_dealt_beyond_the_marked_table_is_a_players_row_not_a_stray() -> None:
