@@ -49,9 +49,10 @@ class Credit(NamedTuple):
     gone_too: tuple[str, ...]  # the other candidates whose copy was gone from their area then
     first_arm: str | None = None  # the one arm seen over the pile as it landed, or of two or more the one seen first
     arms: tuple[str, ...] = ()  # every arm seen over the pile as it landed
-    # The player's arm lay over the pile again, ``HAND_BACK_SECONDS`` or more after the play was credited
-    # (``TableView.hands``): a hand at the pile after putting the card down, as a conflict's loser takes their copy back.
-    hand_back: bool = False
+    # When the player's arm was first seen over the pile again, ``HAND_BACK_SECONDS`` or more after the play was
+    # credited (``TableView.hands``): a hand at the pile after putting the card down, as a conflict's loser takes their
+    # copy back. None: not seen.
+    hand_back: float | None = None
 
 
 class Pending(NamedTuple):
@@ -510,11 +511,15 @@ def _covered(seen: Forbidden, now: Card, lawful: Card | None, t: float, origin: 
 
 
 def _hand_back(credit: Credit, hands: Mapping[str, tuple[str, ...]], t: float) -> Credit:
-    """``credit``, marked ``hand_back`` once its player's arm lies over its pile (``hands``: pile -> whose arms, in the
-    view at ``t``) ``HAND_BACK_SECONDS`` or more after it was credited."""
-    if credit.hand_back or t - credit.t < HAND_BACK_SECONDS or credit.player not in hands.get(credit.pile, ()):
+    """``credit`` with ``hand_back`` set to ``t`` the first time its player's arm lies over its pile (``hands``: pile
+    -> whose arms, in the view at ``t``) ``HAND_BACK_SECONDS`` or more after it was credited."""
+    if (
+        credit.hand_back is not None
+        or t - credit.t < HAND_BACK_SECONDS
+        or credit.player not in hands.get(credit.pile, ())
+    ):
         return credit
-    return credit._replace(hand_back=True)
+    return credit._replace(hand_back=t)
 
 
 def _second_back(since: float, t0: float) -> bool:
@@ -1144,7 +1149,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     returned_now: set[tuple[Card, str]] = set()  # one copy back in its area was taken back off one pile
     returned = dict(state.returned)
 
-    def log_returned(key: str, card: Card, who: str, t0: float, source: str | None) -> None:
+    def log_returned(key: str, card: Card, who: str, t0: float, source: str | None, hand: float | None = None) -> None:
+        """``who``'s copy of ``card`` back in their area, logged as a conflict's second landing on ``key`` at ``t0``
+        (``hand``: when their arm was seen over the pile again, taking it back, if that was the evidence)."""
         nonlocal seq
         back = shows(who, card)
         lying = back[1] if back is not None else None
@@ -1157,7 +1164,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             returned_now.add((card, who))
             if lying is not None:
                 returned[(card, who)] = lying
-            events.append(_returned(seq, key, card, who, t0, source, view.frame))
+            events.append(_returned(seq, key, card, who, t0, source, view.frame, hand))
             seq += 1
 
     def came_back(pid: str, card: Card) -> bool:
@@ -1246,8 +1253,8 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         if tops.get(key) == card and top_by.get(key) == who:
             top_by[key] = real
         log_credit(credit.seq, real, f"{who}'s {card} {why}: the copy on {key} is {real}'s", real_place)
-        if left and (credit.tracked or credit.first_arm == real or credit.hand_back):
-            log_returned(key, card, who, credit.t, credit.source)
+        if left and (credit.tracked or credit.first_arm == real or credit.hand_back is not None):
+            log_returned(key, card, who, credit.t, credit.source, credit.hand_back)
 
     if state.started and view.settled:
         shown = {aliases.get(p.id, p.id) for p in view.foundations}
@@ -2147,11 +2154,15 @@ def _by_camera(
     )
 
 
-def _returned(seq: int, pile: str, card: Card, who: str, t0: float, source: str | None, frame: int) -> Play:
+def _returned(
+    seq: int, pile: str, card: Card, who: str, t0: float, source: str | None, frame: int, hand: float | None = None
+) -> Play:
     """``who``'s copy of ``card``, a conflict's second, logged landing on ``pile`` with the play it matched (at
-    ``t0``), for the rules to judge."""
-    return Play(seq=seq, t=t0, player=who, card=card, pile=pile, source=source,
-                extra={"frame": frame, "returned": True})  # fmt: skip
+    ``t0``), for the rules to judge; ``hand``: when ``who``'s arm was seen over the pile again (``hand_back``)."""
+    extra: dict[str, Any] = {"frame": frame, "returned": True}
+    if hand is not None:
+        extra["hand_back"] = round(hand, 3)
+    return Play(seq=seq, t=t0, player=who, card=card, pile=pile, source=source, extra=extra)
 
 
 def _first_arm(reached: Sequence[str], first: str | None) -> str | None:

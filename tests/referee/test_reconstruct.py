@@ -2290,7 +2290,7 @@ def test_a_credit_put_right_when_its_copy_comes_back_logs_that_copy_if_its_playe
     """A 2S lands with a's arm alone over the pile, while only a's copy is seen gone (b's still shows a moment): the
     play goes to a. Then b's is gone and a's is back in a's area: the play is b's. a's copy was the conflict's second,
     taken back, when a's hand was seen over the pile again after putting the card down (``TableView.hands``); it is
-    logged for the rules. A hand over it in the landing's first half second is the one that brought the card, and
+    logged for the rules, with when the hand was seen. A hand over it in the landing's first half second is the one that brought the card, and
     with no hand seen there later a copy back is no sign that it ever lay on the pile (a card misread there)."""
     from referee.events import Correction
 
@@ -2312,10 +2312,11 @@ def test_a_credit_put_right_when_its_copy_comes_back_logs_that_copy_if_its_playe
             ]
         )
         fixes = [(e.target, e.player) for e in events if isinstance(e, Correction)]
-        returned = [(e.player, str(e.card), e.t) for e in events if isinstance(e, Play) and e.extra.get("returned")]
+        returned = [(e.player, str(e.card), e.t, e.extra.get("hand_back")) for e in events
+                    if isinstance(e, Play) and e.extra.get("returned")]  # fmt: skip
         return fixes, returned
 
-    assert run(2.5) == ([(1, "b")], [("a", "2S", 1)])
+    assert run(2.5) == ([(1, "b")], [("a", "2S", 1, 2.5)])  # (when the hand was seen: evidence for the adjudicator)
     assert run(1.2) == ([(1, "b")], [])
     assert run(None) == ([(1, "b")], [])
 
