@@ -53,6 +53,12 @@ class Credit(NamedTuple):
     # credited (``TableView.hands``): a hand at the pile after putting the card down, as a conflict's loser takes their
     # copy back. None: not seen.
     hand_back: float | None = None
+    # The same for the other candidates (``held``) whose arm was over the pile as it landed (``arms``), with when; and
+    # for those of them, since when their area in full view has shown the card nowhere (``absent``), and the longest
+    # such stretch that ended with the card showing again (``away``).
+    others_back: tuple[tuple[str, float], ...] = ()
+    absent: tuple[tuple[str, float], ...] = ()
+    away: tuple[tuple[str, float], ...] = ()
 
 
 class Pending(NamedTuple):
@@ -510,16 +516,29 @@ def _covered(seen: Forbidden, now: Card, lawful: Card | None, t: float, origin: 
     )
 
 
-def _hand_back(credit: Credit, hands: Mapping[str, tuple[str, ...]], t: float) -> Credit:
+def _hand_back(credit: Credit, hands: Mapping[str, tuple[str, ...]], now: Mapping[str, PlayerView], t: float) -> Credit:
     """``credit`` with ``hand_back`` set to ``t`` the first time its player's arm lies over its pile (``hands``: pile
-    -> whose arms, in the view at ``t``) ``HAND_BACK_SECONDS`` or more after it was credited."""
-    if (
-        credit.hand_back is not None
-        or t - credit.t < HAND_BACK_SECONDS
-        or credit.player not in hands.get(credit.pile, ())
-    ):
+    -> whose arms, in the view at ``t``) ``HAND_BACK_SECONDS`` or more after it was credited; likewise ``others_back``
+    for the other candidates whose arm was over it as it landed, and their copies' ``absent`` and ``away``."""
+    if t - credit.t < HAND_BACK_SECONDS:
         return credit
-    return credit._replace(hand_back=t)
+    over = hands.get(credit.pile, ())
+    hand_back = t if credit.hand_back is None and credit.player in over else credit.hand_back
+    others = [pid for pid, _ in credit.held if pid != credit.player and pid in credit.arms]
+    back, absent, away = dict(credit.others_back), dict(credit.absent), dict(credit.away)
+    for pid in others:
+        if pid in over and pid not in back:
+            back[pid] = t
+        pv = now.get(pid)
+        if pv is None or pv.occluded:
+            continue
+        if credit.card not in pv.playable():
+            absent.setdefault(pid, t)
+        elif pid in absent:
+            away[pid] = max(away.get(pid, 0.0), t - absent.pop(pid))
+    return credit._replace(
+        hand_back=hand_back, others_back=tuple(back.items()), absent=tuple(absent.items()), away=tuple(away.items())
+    )
 
 
 def _second_back(since: float, t0: float) -> bool:
@@ -770,7 +789,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     lowered = {k: v for k, v in state.lowered.items() if k in skips}
     resuited: set[int] = set()  # plays whose card was corrected to the suit their pile turned out to be
     hands = {aliases.get(pid, pid): who for pid, who in view.hands}  # (the log's pile names)
-    credited = [_hand_back(c, hands, view.t) for c in state.credited if view.t - c.t <= RETURN_SECONDS]
+    credited = [_hand_back(c, hands, players, view.t) for c in state.credited if view.t - c.t <= RETURN_SECONDS]
     late_flips: dict[str, Card] = {}  # player -> a demon card played before its flip was committed
 
     taken_home = dict(state.taken_home)
@@ -1660,6 +1679,19 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 other = shows(pid, card)
                 if other is not None and _second_back(other[1], t0):
                     log_returned(key, card, pid, t0, other[0])
+            # (Or one whose arm was over the pile as it landed and again after it, before its copy, gone from its area in
+            # full view as long as a card put on a pile and taken back is, showed there again: its leaving hidden by the
+            # hand, or the card under it read as it; e2e-s101/game00, real models: p4's waste 4H.)
+            for pid, hand in credit.others_back:
+                other = shows(pid, card)
+                if (
+                    pid not in credit.gone_too
+                    and dict(credit.away).get(pid, 0.0) >= SECOND_BACK_MIN
+                    and other is not None
+                    and _second_back(other[1], t0)
+                    and hand < other[1]
+                ):
+                    log_returned(key, card, pid, t0, other[0], hand)
             back_in = players.get(who)
             if back_in is None or (back := shows(who, card)) is None:
                 continue

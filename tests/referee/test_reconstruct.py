@@ -2321,6 +2321,37 @@ def test_a_credit_put_right_when_its_copy_comes_back_logs_that_copy_if_its_playe
     assert run(None) == ([(1, "b")], [])
 
 
+def test_a_copy_gone_a_while_in_the_area_of_a_player_whose_hand_was_at_the_pile_twice_is_a_conflicts_second() -> None:
+    """A 2S lands with a's and b's arms over the pile, a's copy seen gone and b's area under b's arm: the play is a's.
+    b's hand is at the pile again a second later; b's 2S, gone from b's line meanwhile, shows there again after: b's
+    copy lay on the pile and was taken back, a conflict's second, logged for the rules though it was never seen leave
+    (e2e-s101/game00, real models: p4's waste 4H, read as covered by the card under it as it left). Without b's hand
+    back there, or with the copy gone from view a moment only (a reading dropped, a card read as another), a copy
+    showing again is no sign that it lay on the pile (e2e-s80/game00: p3's line 6C, read 9D and nothing for 0.3 s)."""
+
+    def run(hand: bool, gone_from: float) -> list:  # type: ignore[type-arg]
+        landed = replace(pile("s", "2S"), reached=("a", "b"), reached_first="a")
+
+        def at(t: float) -> TableView:
+            b = pv("b", "QD", ("2S",) if t < gone_from or t >= 3.0 else (None,))
+            v = view(t, (pile("s", "2S"),), pv("a", "9C", (None,)), b)
+            return replace(v, hands=(("s", ("b",)),)) if hand and t == 2.0 else v
+
+        events = reconstruct(
+            [
+                *(view(t, (pile("s", "AS"),), pv("a", "9C", ("2S",)), pv("b", "QD", ("2S",))) for t in (0, 0.2)),
+                view(1, (landed,), pv("a", "9C", (None,)), pv("b", "QD", ("2S",), occluded=True)),
+                *(at(t) for t in (1.5, 2.0, 2.5, 2.8, 3.0, 3.2, 3.5)),
+            ]
+        )
+        return [(e.player, str(e.card), e.t, e.extra.get("hand_back")) for e in events
+                if isinstance(e, Play) and e.extra.get("returned")]  # fmt: skip
+
+    assert run(True, 1.5) == [("b", "2S", 1, 2.0)]
+    assert run(False, 1.5) == []
+    assert run(True, 2.5) == []  # gone 0.5 s only
+
+
 def _demon_left(events: list) -> int:  # type: ignore[type-arg]
     start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13), PlayerSpec("b", 13)))
     state = replay([start, *events])
