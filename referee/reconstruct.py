@@ -49,14 +49,12 @@ class Credit(NamedTuple):
     gone_too: tuple[str, ...]  # the other candidates whose copy was gone from their area then
     first_arm: str | None = None  # the one arm seen over the pile as it landed, or of two or more the one seen first
     arms: tuple[str, ...] = ()  # every arm seen over the pile as it landed
-    # When the player's arm was first seen over the pile again, ``HAND_BACK_SECONDS`` or more after the play was
-    # credited (``TableView.hands``): a hand at the pile after putting the card down, as a conflict's loser takes their
-    # copy back. None: not seen.
-    hand_back: float | None = None
-    # The same for the other candidates (``held``) whose arm was over the pile as it landed (``arms``), with when; and
-    # for those of them, since when their area in full view has shown the card nowhere (``absent``), and the longest
-    # such stretch that ended with the card showing again (``away``).
-    others_back: tuple[tuple[str, float], ...] = ()
+    # Whose arm was seen over the pile ``HAND_BACK_SECONDS`` or more after the play was credited (``TableView.hands``),
+    # each with when first: the player's (a hand at the pile after putting the card down, as a conflict's loser takes
+    # their copy back) and the other candidates' (``held``) whose arm was over it as it landed (``arms``). For those
+    # others, since when their area in full view has shown the card nowhere (``absent``), and the longest such stretch
+    # that ended with the card showing again (``away``).
+    hands_back: tuple[tuple[str, float], ...] = ()
     absent: tuple[tuple[str, float], ...] = ()
     away: tuple[tuple[str, float], ...] = ()
 
@@ -516,19 +514,18 @@ def _covered(seen: Forbidden, now: Card, lawful: Card | None, t: float, origin: 
     )
 
 
-def _hand_back(credit: Credit, hands: Mapping[str, tuple[str, ...]], now: Mapping[str, PlayerView], t: float) -> Credit:
-    """``credit`` with ``hand_back`` set to ``t`` the first time its player's arm lies over its pile (``hands``: pile
-    -> whose arms, in the view at ``t``) ``HAND_BACK_SECONDS`` or more after it was credited; likewise ``others_back``
-    for the other candidates whose arm was over it as it landed, and their copies' ``absent`` and ``away``."""
+def _watch(credit: Credit, hands: Mapping[str, tuple[str, ...]], now: Mapping[str, PlayerView], t: float) -> Credit:
+    """``credit`` with what the view at ``t`` adds to its ``hands_back`` (``hands``: pile -> whose arms lie over it),
+    ``absent`` and ``away`` (``now``: the areas), once ``HAND_BACK_SECONDS`` have passed since it was credited."""
     if t - credit.t < HAND_BACK_SECONDS:
         return credit
     over = hands.get(credit.pile, ())
-    hand_back = t if credit.hand_back is None and credit.player in over else credit.hand_back
     others = [pid for pid, _ in credit.held if pid != credit.player and pid in credit.arms]
-    back, absent, away = dict(credit.others_back), dict(credit.absent), dict(credit.away)
-    for pid in others:
+    back, absent, away = dict(credit.hands_back), dict(credit.absent), dict(credit.away)
+    for pid in (credit.player, *others):
         if pid in over and pid not in back:
             back[pid] = t
+    for pid in others:
         pv = now.get(pid)
         if pv is None or pv.occluded:
             continue
@@ -536,9 +533,9 @@ def _hand_back(credit: Credit, hands: Mapping[str, tuple[str, ...]], now: Mappin
             absent.setdefault(pid, t)
         elif pid in absent:
             away[pid] = max(away.get(pid, 0.0), t - absent.pop(pid))
-    return credit._replace(
-        hand_back=hand_back, others_back=tuple(back.items()), absent=tuple(absent.items()), away=tuple(away.items())
-    )
+    if (len(back), len(absent), len(away)) == (len(credit.hands_back), len(credit.absent), len(credit.away)):
+        return credit  # nothing new (every change adds an entry, or moves one from ``absent`` to ``away``)
+    return credit._replace(hands_back=tuple(back.items()), absent=tuple(absent.items()), away=tuple(away.items()))
 
 
 def _second_back(since: float, t0: float) -> bool:
@@ -789,7 +786,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     lowered = {k: v for k, v in state.lowered.items() if k in skips}
     resuited: set[int] = set()  # plays whose card was corrected to the suit their pile turned out to be
     hands = {aliases.get(pid, pid): who for pid, who in view.hands}  # (the log's pile names)
-    credited = [_hand_back(c, hands, players, view.t) for c in state.credited if view.t - c.t <= RETURN_SECONDS]
+    credited = [_watch(c, hands, players, view.t) for c in state.credited if view.t - c.t <= RETURN_SECONDS]
     late_flips: dict[str, Card] = {}  # player -> a demon card played before its flip was committed
 
     taken_home = dict(state.taken_home)
@@ -1233,7 +1230,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         The one other candidate whose card is gone gets it, and the copy taken back is logged as landing when it was
         credited, for the rules to judge, when the credit was tracked from that player's area, or the arm seen over the
         pile as it landed (the one, or the first of two) was the new player's, or the credited player's arm was seen
-        over the pile again since (``Credit.hand_back``: taking the copy back), and the copy ``left`` its area (it was
+        over the pile again since (``Credit.hands_back``: taking the copy back), and the copy ``left`` its area (it was
         not shown there in every view since before the play): otherwise the copy back is no sign that it ever lay on
         the pile (a card misread there)."""
         nonlocal seq
@@ -1272,8 +1269,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         if tops.get(key) == card and top_by.get(key) == who:
             top_by[key] = real
         log_credit(credit.seq, real, f"{who}'s {card} {why}: the copy on {key} is {real}'s", real_place)
-        if left and (credit.tracked or credit.first_arm == real or credit.hand_back is not None):
-            log_returned(key, card, who, credit.t, credit.source, credit.hand_back)
+        hand = dict(credit.hands_back).get(who)
+        if left and (credit.tracked or credit.first_arm == real or hand is not None):
+            log_returned(key, card, who, credit.t, credit.source, hand)
 
     if state.started and view.settled:
         shown = {aliases.get(p.id, p.id) for p in view.foundations}
@@ -1682,10 +1680,11 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             # (Or one whose arm was over the pile as it landed and again after it, before its copy, gone from its area in
             # full view as long as a card put on a pile and taken back is, showed there again: its leaving hidden by the
             # hand, or the card under it read as it; e2e-s101/game00, real models: p4's waste 4H.)
-            for pid, hand in credit.others_back:
+            for pid, hand in credit.hands_back:
                 other = shows(pid, card)
                 if (
-                    pid not in credit.gone_too
+                    pid != who
+                    and pid not in credit.gone_too
                     and dict(credit.away).get(pid, 0.0) >= SECOND_BACK_MIN
                     and other is not None
                     and _second_back(other[1], t0)
@@ -2190,7 +2189,7 @@ def _returned(
     seq: int, pile: str, card: Card, who: str, t0: float, source: str | None, frame: int, hand: float | None = None
 ) -> Play:
     """``who``'s copy of ``card``, a conflict's second, logged landing on ``pile`` with the play it matched (at
-    ``t0``), for the rules to judge; ``hand``: when ``who``'s arm was seen over the pile again (``hand_back``)."""
+    ``t0``), for the rules to judge; ``hand``: when ``who``'s arm was seen over the pile again (``hands_back``)."""
     extra: dict[str, Any] = {"frame": frame, "returned": True}
     if hand is not None:
         extra["hand_back"] = round(hand, 3)
