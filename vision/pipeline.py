@@ -54,7 +54,7 @@ from vision.calibrate import Calibration, CalibrationError, from_card_sizes, fro
 from vision.capture import Frame
 from vision.detections import Detections
 from vision.synth.faces import BACK_COLOURS
-from vision.table import Seen, TableModel, colour_name, find_seats, name_seats, seat_of_back
+from vision.table import Seen, TableModel, colour_name, find_seats, long_side, name_seats, seat_of_back
 from vision.track import CardTracks
 
 SETTLE_FRAMES = 3  # processed frames a foundation pile's change must hold before it is committed
@@ -355,7 +355,8 @@ class Chain:
         seats = model.calibration.seats
         xy = model.calibration.to_table(np.array([s.centre() for s in backs]))
         waiting = [(s.colour, player) for s, p in zip(backs, xy, strict=True)
-                   if (player := seat_of_back(seats, p)) in naming.colours and s.colour is not None]  # fmt: skip
+                   if (player := seat_of_back(seats, p, long_side(model.calibration, s.quad))) in naming.colours
+                   and s.colour is not None]  # fmt: skip
         if not waiting:
             return
         taken = {colour_name(s.back_bgr) for s in seats if s.back_bgr is not None}  # (colour_name: ~0.5 ms a call)

@@ -52,6 +52,13 @@ BURIED_SECONDS = 20.0  # a card covered in an area is reported buried there this
 # missed stock and gave its seat the cloth's colour, swapping two players' names. An unsure seat waits for backs
 # seen in its area instead (the pipeline's late naming).
 STOCK_CONF = 0.5
+# A stock lies squared to its own row: its long side runs across the row, as its row's cards' do. At a many-sided
+# table a neighbour's stock lies turned as the neighbour's row is (60 degrees at six seats), and can lie nearer the
+# end of this row than this row's own stock does (e2e-s145/game00, six players, oracle: each row took the next
+# seat's stock, 117 mm past its demon, over its own 198 mm past its last line card; every seat was named after its
+# neighbour's back and laid out the wrong way round). Each degree a back is turned from its row's cards costs as
+# much as this many mm further away.
+STOCK_TILT_MM = 4.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +200,7 @@ def find_seats(
 ) -> list[Seat]:
     """The players' seats from the dealt table: each player's face-up demon top and line lie in a row at the
     table's edge, their stock (backs) beside it. ``players``: (id, back colour name) when known. Players are
-    split at the widest angular gaps around the table's middle."""
+    split at the widest angular gaps around the middle of the cards dealt (``centre``, when not given)."""
     # Only what lies on the table: a score pad or a phone beside it that the detector takes for a card would
     # otherwise stretch a player's row out to it.
     all_xy = calibration.to_table(np.array([s.centre() for s in seen])) if seen else np.zeros((0, 2))
@@ -212,11 +219,11 @@ def find_seats(
     # first card was taken for the demon, and p2's real demon was never seen).
     beyond = [(p, s.conf) for s, p, keep in zip(seen, all_xy, on, strict=True) if not keep and not s.back]
     if centre is None:
-        if calibration.table_mm:
-            centre = (calibration.table_mm[0] / 2, calibration.table_mm[1] / 2)
-        else:
-            allxy = np.vstack([xy, bxy]) if len(bxy) else xy
-            centre = (float(allxy[:, 0].mean()), float(allxy[:, 1].mean()))
+        # The middle of the dealt cards, not of the marked table: markers need not sit evenly round the players
+        # (e2e-s149/game01, six players, oracle: the marked rectangle's middle lay 77 mm to one side of the seats', and
+        # the widest gaps round it split two rows between neighbours).
+        allxy = np.vstack([xy, bxy]) if len(bxy) else xy
+        centre = (float(allxy[:, 0].mean()), float(allxy[:, 1].mean()))
     c = np.asarray(centre)
     n = len(players) if players else max(1, round(len(faces) / (line_size + 1)))
     angles = np.arctan2(xy[:, 1] - c[1], xy[:, 0] - c[0])
@@ -244,7 +251,7 @@ def find_seats(
                 conf += [c for _, c in extra]
                 slots = _row_run(_merge_slots(lx))
         rows.append((mid, down, right, _trim_row(slots, lx, conf, line_size)))
-    stock = _stocks(rows, bxy)
+    stock = _stocks(rows, bxy, [long_side(calibration, s.quad) for s in backs])
     seats: list[Seat] = []
     for k, (mid, down, right, slots) in enumerate(rows):
         j = stock.get(k)
@@ -275,9 +282,14 @@ def find_seats(
     return name_seats(seats, players)
 
 
-def _stocks(rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]], bxy: np.ndarray) -> dict[int, int]:
+def _stocks(
+    rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+    bxy: np.ndarray,
+    long_sides: Sequence[np.ndarray] | None = None,
+) -> dict[int, int]:
     """Which back is each row's stock: one each, by an assignment on the distance from a back to the nearer
-    end of a row along its own line (a neighbour's stock may lie as near to a row as its own)."""
+    end of a row along its own line (a neighbour's stock may lie as near to a row as its own) and how far the back
+    is turned from the row's cards (``long_sides``: each back's long side on the table)."""
     import lap
 
     if not len(bxy) or not rows:
@@ -285,34 +297,54 @@ def _stocks(rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]], b
     cost = np.full((len(rows), len(bxy)), 1e6)
     for k, (mid, down, right, slots) in enumerate(rows):
         for j, b in enumerate(bxy):
-            cost[k, j] = _stock_cost(float((b - mid) @ right), float((b - mid) @ down), slots[0], slots[-1])
+            tilt = _tilt(long_sides[j], down) if long_sides is not None else 0.0
+            cost[k, j] = _stock_cost(float((b - mid) @ right), float((b - mid) @ down), slots[0], slots[-1], tilt)
     _, x, _ = lap.lapjv(cost, extend_cost=True, cost_limit=1e5)
     return {k: int(j) for k, j in enumerate(x) if j >= 0 and cost[k, j] < 1e6}
 
 
-def _stock_cost(lx: float, ly: float, lo: float, hi: float) -> float:
+def long_side(calibration: Calibration, quad: np.ndarray) -> np.ndarray:
+    """The direction of a card's long side on the table (unit, table mm), from its quad in the image."""
+    q = calibration.to_table(np.asarray(quad, np.float64))
+    a, b = (q[1] - q[0] + q[2] - q[3]) / 2, (q[2] - q[1] + q[3] - q[0]) / 2
+    side = a if np.linalg.norm(a) >= np.linalg.norm(b) else b
+    return side / max(1e-9, float(np.linalg.norm(side)))
+
+
+def _tilt(side: np.ndarray | None, down: np.ndarray | Sequence[float]) -> float:
+    """Degrees (0-90) between a card's long ``side`` and a row's ``down``, along which its own cards' long sides
+    run."""
+    if side is None:
+        return 0.0
+    d = np.asarray(down, np.float64)
+    cos = abs(float(side @ d)) / max(1e-9, float(np.linalg.norm(d)))
+    return math.degrees(math.acos(min(1.0, cos)))
+
+
+def _stock_cost(lx: float, ly: float, lo: float, hi: float, tilt: float = 0.0) -> float:
     """How far a back at (``lx`` along a row, ``ly`` across it) lies from where that row's stock may be: in line
     with the row, half a card to six cards beyond either end (1e6: not there). A back lying on the row itself is
     the edge of its demon's face-down stack, not a stock (e2e-s32/game00: one read at 0.52 on p2's demon was taken
     for p2's stock over the real one three cards past the line, and the seat was laid out the wrong way round: its
-    waste fell outside it and every card dealt there became a foundation)."""
+    waste fell outside it and every card dealt there became a foundation). ``tilt``: degrees the back is turned from
+    the row's cards (``STOCK_TILT_MM`` each)."""
     beyond = max(lo - lx, lx - hi, 0.0)
     if abs(ly) >= CARD_MM[1] or not 0.5 * CARD_MM[0] <= beyond < 6 * CARD_MM[0]:
         return 1e6
-    return beyond + 2 * abs(ly)
+    return beyond + 2 * abs(ly) + STOCK_TILT_MM * tilt
 
 
-def seat_of_back(seats: Sequence[Seat], xy: np.ndarray) -> str | None:
-    """The player whose stock a back at ``xy`` (table mm) may be: the seat whose row it lies in line with,
-    nearest, on the stock's side of the demon (None: in line with no seat's row there). The stock lies beyond
-    the end of the row away from the demon, so a back beyond the demon's end is no stock (s12/game00: a checkered
-    cloth read as a back just past p2's demon, seen from the first frame, named p2's seat by the cloth's colour
-    before p2's blue stock was seen at all)."""
+def seat_of_back(seats: Sequence[Seat], xy: np.ndarray, side: np.ndarray | None = None) -> str | None:
+    """The player whose stock a back at ``xy`` (table mm; ``side``: its long side's direction there, when known)
+    may be: the seat whose row it lies in line with, nearest and least turned from it, on the stock's side of the
+    demon (None: in line with no seat's row there). The stock lies beyond the end of the row away from the demon, so
+    a back beyond the demon's end is no stock (s12/game00: a checkered cloth read as a back just past p2's demon, seen
+    from the first frame, named p2's seat by the cloth's colour before p2's blue stock was seen at all)."""
     best, player = 1e6, None
     for seat in seats:
         lx, ly = (float(v) for v in seat.local(xy)[0])
         towards_waste = 1.0 if seat.waste > seat.demon else -1.0
-        cost = _stock_cost(lx, ly, *seat.span)
+        cost = _stock_cost(lx, ly, *seat.span, _tilt(side, seat.down))
         if (lx - seat.demon) * towards_waste > 0.5 * CARD_MM[0] and cost < best:
             best, player = cost, seat.player
     return player

@@ -13,6 +13,7 @@ import pytest
 from referee.cards import Card
 from vision.calibrate import CARD_MM, Calibration, Seat
 from vision.synth.faces import BACK_COLOURS
+from vision.synth.scene import TableGeometry
 from vision.table import Seen, TableModel, _whole_row, back_colour, colour_name, find_seats, seat_of_back
 
 IDENTITY = Calibration(((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)), (1000, 1000), "test", (1000.0, 1000.0))
@@ -612,6 +613,59 @@ def test_a_back_beyond_the_demons_end_of_a_row_is_no_stock() -> None:
     assert seat.right == (1.0, -0.0)
     assert seat_of_back([seat], np.array([600.0 + 330.0, 700.0])) == "ann"  # where a stock lies, past the waste
     assert seat_of_back([seat], np.array([600.0 - 260.0, 700.0])) is None  # past the demon: no stock of hers
+
+
+def turned_card(centre: np.ndarray, down: np.ndarray, card: str | None, *, colour: str | None = None) -> Seen:
+    """A card lying squared to a seat whose ``down`` points from the table's middle to the player."""
+    right = np.array([down[1], -down[0]])
+    quad = np.array([centre + sx * 31 * right + sy * 44 * down for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+    bgr = tuple(float(v) for v in BACK_COLOURS[colour]) if colour else None
+    return Seen(quad, card, card is None, 0.9, ((card, 0.9),) if card else (), static=True, colour=bgr)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7, 8])
+@pytest.mark.parametrize("round_table", [False, True])
+@pytest.mark.parametrize("off_middle", [0.0, 120.0])
+def test_each_row_takes_its_own_stock_not_the_next_seats_lying_nearer_its_demon(
+    players: int, round_table: bool, off_middle: float
+) -> None:
+    """Seats laid out as the renderer lays them, for every number of players: each stock lies past its waste,
+    squared to its row. From five players up the next seat's stock lies round the corner, in line with a row and
+    nearer its demon's end (1-1.5 pitches past it) than the row's own stock lies past its last line card (2.6): with
+    six players every row took the next seat's (e2e-s145/game00, oracle), so every seat was named after its
+    neighbour's back and laid out the wrong way round. That stock lies turned as its own row is (60 degrees at six
+    seats, 45 at eight): every row keeps its own stock, so every seat its colour and its demon's end. The marked
+    table need not be centred on the seats (``off_middle``: the seats lie this many mm nearer one long side;
+    e2e-s149/game01, six players, oracle: the marked rectangle's middle lay 77 mm to one side of the seats', and the
+    widest gaps round it split two rows between neighbours)."""
+    geometry = TableGeometry.make(players, round_table=round_table)
+    w, h = geometry.width, geometry.height
+    table = Calibration(
+        ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)), (int(w) + 200, int(h) + 200), "test", (w, h)
+    )
+    colours = ["red", "blue", "green", "black", "purple", "orange", "yellow", "grey"][:players]
+    pitch, x0 = geometry.pitch, -geometry.pitch * 3
+    seen: list[Seen] = []
+    demons: dict[str, str] = {}
+    places: dict[str, np.ndarray] = {}
+    for k, (colour, seat) in enumerate(zip(colours, geometry.seats, strict=False)):
+        cards = [str(Card.parse(f"{rank}{'SHDC'[k % 4]}")) for rank in ("K", "2", "3", "4", "5")]
+        slots = [seat.to_table(x0 + pitch * j, 0.0) for j in range(5)]
+        demons[colour], places[colour] = cards[0], np.mean(slots, axis=0)
+        seen += [turned_card(xy, seat.out, c) for xy, c in zip(slots, cards, strict=True)]
+        stock = seat.to_table(x0 + pitch * (4 + 1.15 + 1.45), 0.0)  # past the waste, as the renderer lays it
+        seen.append(turned_card(stock, seat.out, None, colour=colour))
+    shift = np.array([0.0, off_middle])
+    seen = [replace(s, quad=s.quad + shift) for s in seen]
+    places = {c: p + shift for c, p in places.items()}
+    seats = find_seats(table, seen, line_size=4, players=[(c, c) for c in colours])
+    view = TableModel(table.with_seats(seats), line_size=4).view(0.0, 0, seen)
+    by = {s.player: s for s in seats}
+    assert set(by) == set(colours)
+    for colour in colours:
+        pv = view.player(colour)
+        assert pv is not None and pv.demon_top == Card.parse(demons[colour]), colour
+        assert np.linalg.norm(np.array(by[colour].centre) - places[colour]) < pitch / 2, colour
 
 
 def test_a_card_read_unsurely_once_where_it_lay_and_then_gone_was_not_lifted_as_that_card() -> None:
