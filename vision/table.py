@@ -285,7 +285,7 @@ def find_seats(
 def _stocks(
     rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
     bxy: np.ndarray,
-    long_sides: Sequence[np.ndarray] | None = None,
+    long_sides: Sequence[np.ndarray],
 ) -> dict[int, int]:
     """Which back is each row's stock: one each, by an assignment on the distance from a back to the nearer
     end of a row along its own line (a neighbour's stock may lie as near to a row as its own) and how far the back
@@ -297,7 +297,7 @@ def _stocks(
     cost = np.full((len(rows), len(bxy)), 1e6)
     for k, (mid, down, right, slots) in enumerate(rows):
         for j, b in enumerate(bxy):
-            tilt = _tilt(long_sides[j], down) if long_sides is not None else 0.0
+            tilt = _tilt(long_sides[j], down)
             cost[k, j] = _stock_cost(float((b - mid) @ right), float((b - mid) @ down), slots[0], slots[-1], tilt)
     _, x, _ = lap.lapjv(cost, extend_cost=True, cost_limit=1e5)
     return {k: int(j) for k, j in enumerate(x) if j >= 0 and cost[k, j] < 1e6}
