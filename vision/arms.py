@@ -25,6 +25,7 @@ from vision.calibrate import Calibration
 SHOULDER_MM = 420.0  # from the middle of a player's area to where their arm comes from, along the way it faces
 RAY_MM = (70.0, 260.0, 15.0)  # the stretch of the way to the shoulder an arm must cover: start, end, step
 COVERED = 0.7  # the share of the ray's points that must differ from the table, in one frame
+RAY_NEED = COVERED * len(np.arange(*RAY_MM))  # how many points that is (a ray with fewer in the picture is not used)
 # The hand holds the card off its centre (by a corner, an edge): rays start this far (mm) either side of the place.
 OFFSETS_MM = (-30.0, -15.0, 0.0, 15.0, 30.0)
 # The arm ends at the place (its hand is there): of these points next to it on the way to the shoulder, at least
@@ -91,14 +92,13 @@ class Arms:
         frames = [(t, m) for t, m in self._masks if since - 1e-6 <= t <= until + 1e-6]
         if not frames or not calibration.seats:
             return {}
-        need = COVERED * len(np.arange(*RAY_MM))
         out: dict[str, float] = {}
         for player, rays in self._ways(calibration, xy, frames[0][1].shape):
             for fx, fy, nx, ny in rays:
                 for t, m in frames:
                     if t >= out.get(player, math.inf):
                         break  # an earlier frame already showed this arm (at another offset)
-                    if m[fy, fx].sum() >= need and m[ny, nx].sum() >= NEAR_NEEDED:
+                    if m[fy, fx].sum() >= RAY_NEED and m[ny, nx].sum() >= NEAR_NEEDED:
                         out[player] = t
                         break
         return out
@@ -128,7 +128,7 @@ class Arms:
                 base = at + side * off
                 fx, fy = self._pixels(calibration, base + u * far, size)
                 nx, ny = self._pixels(calibration, base + u * near, size)
-                if len(fx) >= COVERED * len(far):  # else the way runs out of the picture
+                if len(fx) >= RAY_NEED:  # else the way runs out of the picture
                     rays.append((fx, fy, nx, ny))
             ways.append((seat.player, rays))
         if len(self._rays) > 4096:  # places are few; a long run of new ones (a moving camera's table) starts afresh
