@@ -20,7 +20,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from referee.cards import KING, Card
+from referee.cards import KING, QUEEN, Card
 from referee.tableview import PileView, PlayerView, TableView
 from vision.arms import Arms
 from vision.calibrate import CARD_MM, Calibration, Seat
@@ -32,6 +32,11 @@ PILE_RADIUS_MM = 0.6 * CARD_MM[1]  # cards closer than this to a pile's centre b
 # ladder (models.WATCHING), also keeps a loose box on a foundation, and a pile's top is its highest card read.
 PLACE_MM = 0.5 * CARD_MM[0]
 SECOND_KING_SECONDS = 3.0  # a second copy of a completing King lands this soon after the pile is carried off
+# A pile built to its Queen (or its King seen on it a moment) gone from its place this long, with no arm over the place
+# now, was completed and carried off, though its King was never seen lying in the middle: set aside in a player's area
+# or off the table, or turned over.
+CARRIED_SECONDS = 1.0
+CARRIED_BUILT = 3  # ... a pile seen built to its Queen: this many of its lower cards seen as its top
 COVER_MM = 30.0  # a card newly lying this close to where one vanished was put on it (it was not lifted)
 ROW_GAP_MM = 2.5 * CARD_MM[0]  # slots of a dealt row lie closer together than this
 MIN_READ = 0.3  # a foundation card read with less probability than this is taken as unread
@@ -436,6 +441,7 @@ class _Pile:
     jumped_from: Card | None = None
     history: set[Card] = field(default_factory=set)  # every card that has been its top
     carried: tuple[np.ndarray, float] | None = None  # where it lay before it was carried off (completed), and when
+    carried_unseen: bool = False  # carried off out of sight (``_gone_complete``), its King not seen elsewhere since
     seen_t: float | None = None  # when it was last seen (``last_seen``'s time)
     sure: bool = False  # its top has been read surely (``LIFT_READ``) at least once since it became its top
     # card -> (the players whose arm reached the pile as that card showed as its top (``vision.arms``), the one of
@@ -700,7 +706,11 @@ class TableModel:
                 # (e2e-s125/game01, real models: p3's 3H carried off the AC-2C pile took its name, and the clubs after
                 # it went to a new pile, all refused).
                 moved = (
-                    [p for p in free if p.last_seen < frame and _continues(p.top, card)]
+                    [
+                        p
+                        for p in free
+                        if p.last_seen < frame and (_continues(p.top, card) or (p.carried_unseen and p.top == card))
+                    ]
                     if card is not None and card.rank == KING
                     else []
                 )
@@ -716,8 +726,9 @@ class TableModel:
                 if moved:
                     pile = moved[0]
                     free.remove(pile)
-                    pile.carried = (pile.xy.copy(), t)  # a completed pile, or completed as it went
-                    pile.xy = centre
+                    if not pile.carried_unseen:
+                        pile.carried = (pile.xy.copy(), t)  # a completed pile, or completed as it went
+                    pile.xy, pile.carried_unseen = centre, False
                 else:
                     pile = _Pile(
                         f"f{self._next_pile}", centre, card, frame, history={card} if card else set(), lawful=card
@@ -793,8 +804,52 @@ class TableModel:
                     ),
                 )
             )
+        for pile in free:
+            if self._gone_complete(pile, t):
+                self._carry_off(pile, t)
+            if pile.carried_unseen and pile.carried is not None and t - pile.carried[1] <= CARRIED_SECONDS:
+                # shown where it lay a while, long enough for the referee to take the King as lying there
+                brought, first, _ = pile.reached[pile.top]  # type: ignore[index]
+                view = PileView(
+                    pile.id, float(pile.xy[0]), float(pile.xy[1]), pile.top, 1.0, (), None, (), brought, first
+                )
+                views.append((pile, view))
         views.sort(key=lambda v: v[0].id)
         return tuple(v for _, v in views)
+
+    def _gone_complete(self, pile: _Pile, t: float) -> bool:
+        """``pile``, not seen now, was built to its Queen, or completed by a King seen a moment only, and has been gone
+        ``CARRIED_SECONDS`` from a place no arm covers: its King completed it and it was carried off (an unfinished
+        pile is never taken away), the King never seen lying in the middle (e2e-s149/game00, six players, oracle: p1
+        set the completed clubs aside on its neighbour's demon, and the KC was never credited; e2e-s156/game02, five:
+        p4's KC read on its pile in one frame as the hand took the pile off the table)."""
+        top = pile.top
+        if top is None or pile.seen_t is None or pile.carried is not None or t - pile.seen_t < CARRIED_SECONDS:
+            return False
+        if top.rank == KING:  # read surely on its Queen (not a completed pile set aside, first seen as its King)
+            built = pile.below == Card(QUEEN, top.suit) and pile.sure
+        else:
+            # Built to it, its lower cards seen as they came: a lone Queen put down as a pile of its own is an illegal
+            # card, taken back (e2e-s106/game01, real models: the lone QH, read JH a moment, was taken for a pile gone
+            # complete).
+            below = {c for c in pile.history if c.suit == top.suit and c.rank < QUEEN}
+            built = top.rank == QUEEN and pile.lawful == top and len(below) >= CARRIED_BUILT
+        return built and (self.arms is None or not self.arms.reaching(self.calibration, pile.xy, t, t))
+
+    def _carry_off(self, pile: _Pile, t: float) -> None:
+        """``pile`` (``_gone_complete``) completed by its King where it lay, brought by an arm seen over it in the last
+        second it showed (the hand that brought the King and took the pile away), unless the King was seen landing.
+        Not the arms over the place once the pile is gone: other players' reaching the middle (e2e-s151/game00, eight
+        players, oracle: p2's arm, there 0.1 s after the pile was last seen, took p1's KH)."""
+        assert pile.top is not None and pile.seen_t is not None
+        king = Card(KING, pile.top.suit)
+        if pile.top != king:
+            pile.below, pile.top, pile.lawful = pile.top, king, king
+            pile.history.add(king)
+        if king not in pile.reached:
+            brought, first = self._reached(pile.xy, pile.seen_t - REACH_LOOKBACK_S, pile.seen_t)
+            pile.reached[king] = (brought, first, t)
+        pile.carried, pile.carried_unseen = (pile.xy.copy(), t), True
 
 
 def _complete(pile: _Pile) -> bool:

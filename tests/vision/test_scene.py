@@ -4,6 +4,7 @@ datasets (held-out designs only in test; labels load with ultralytics' loader) a
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -511,3 +512,27 @@ def test_a_poker_chip_has_spots_round_its_rim() -> None:
         # Spots apart from each other: the changed pixels do not form one ring.
         angles = np.sort(np.arctan2(ys - 100, xs - 100))
         assert np.diff(np.concatenate([angles, angles[:1] + 2 * np.pi])).max() > 0.15
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+@pytest.mark.parametrize("round_table", [False, True])
+def test_completed_piles_are_set_aside_clear_of_the_other_players_cards(players: int, round_table: bool) -> None:
+    """Round a table of six, the spot beyond a player's stock is on the next seat's demon (e2e-s149/game00: the KC
+    set aside there was read as that neighbour's card): every seat's set-aside piles, three of them, lie clear of
+    every other seat's demon, line, waste and stock, and of the foundations' places. Round tables and tables of up
+    to four have room at every seat; elsewhere a seat with none keeps its piles off the table."""
+    geometry = TableGeometry.make(players, round_table=round_table)
+    p = geometry.pitch
+    x0 = -p * 3
+    row = [x0 + p * k for k in range(5)] + [x0 + p * 5.15, x0 + p * 6.6]
+    cells = geometry.foundation_cells()[: 4 * players]
+    diagonal = math.hypot(63.0, 88.0)
+    for k, seat in enumerate(geometry.seats):
+        aside = geometry.aside(k)
+        if aside is None:
+            assert not round_table and players > 4
+            continue
+        taken = [o.to_table(x, 0) for j, o in enumerate(geometry.seats) if j != k for x in row] + cells
+        for n in range(3):
+            spot = seat.to_table(aside[0] + n * 10, aside[1] - n * 6)
+            assert min(float(np.linalg.norm(spot - o)) for o in taken) >= diagonal

@@ -249,6 +249,41 @@ def test_a_second_copy_of_the_completing_king_where_the_pile_lay_is_not_a_new_pi
     assert len(later.foundations) == 2
 
 
+def test_a_pile_built_to_its_queen_gone_from_a_place_no_hand_covers_was_completed_by_its_king() -> None:
+    """A completed pile may be set aside where the middle is not watched, or turned over (RULES.md, seed 004): its
+    King is never seen lying in the middle. A pile built to its Queen, gone ``CARRIED_SECONDS`` from a place no arm
+    lies over, was completed by its King and carried off (e2e-s149/game00, six players, oracle: the KC, set aside on
+    a neighbour's demon, was never credited), and so was one whose King showed a moment only (e2e-s156/game02). An
+    unfinished pile gone, a Queen's pile a hand hides, or a lone Queen put down as a pile of its own (an illegal card,
+    taken back: e2e-s106/game01, read as a Jack a moment) is no King."""
+
+    class Arms(ScriptedArms):
+        def first_reached(self, calibration: object, xy: np.ndarray, since: float, until: float) -> dict[str, float]:
+            # blue's hand over the spades as they last showed; red's reaching that place once the pile is gone
+            return {"blue": since} if until < 0.5 else {"red": until}
+
+        def reaching(self, calibration: object, xy: np.ndarray, since: float, until: float) -> tuple[str, ...]:
+            return ("red",) if abs(xy[0] - 300) < 50 else ()  # a hand lies over the clubs all along
+
+    model = two_players()
+    model.arms = Arms([])  # type: ignore[assignment]
+    # Spades and clubs built up to their Queens, hearts to its King (seen in one frame, as the pile went); a lone QD
+    # put down (read JD for a moment, as models do).
+    piles = [("9S", "9C", "9H", "QD"), ("10S", "10C", "10H", "QD"), ("JS", "JC", "QH", "JD"), ("QS", "QC", "KH", "QD")]
+    for f, (spade, club, heart, lone) in enumerate(piles):
+        at = [card_at(450, 500, spade), card_at(560, 500, "JH"), card_at(300, 420, club), card_at(650, 420, lone)]
+        v1 = model.view(0.1 * f, f + 1, [*at, card_at(450, 380, heart)])
+    ids = {str(p.top): p.id for p in v1.foundations}
+    assert model.view(0.8, 5, []).foundations == ()  # gone a moment: a hand passing, nothing yet
+    for t in (1.3, 1.8):  # shown completed a while, so that the referee takes the King as lying there
+        shown = {(p.id, str(p.top), p.reached) for p in model.view(t, 6, []).foundations}
+        assert shown == {(ids["QS"], "KS", ("blue",)), (ids["KH"], "KH", ("blue",))}
+    assert model.view(2.8, 7, []).foundations == ()
+    # The KS seen later, set aside in the middle after all, is that pile's, not a pile of one King.
+    later = model.view(3.0, 8, [card_at(200, 480, "KS")])
+    assert [(p.id, str(p.top)) for p in later.foundations] == [(ids["QS"], "KS")]
+
+
 def tracked(s: Seen, track: int) -> Seen:
     return Seen(s.quad, s.card, s.back, s.conf, s.candidates, track=track, static=s.static, colour=s.colour)
 

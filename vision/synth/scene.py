@@ -27,6 +27,10 @@ ARUCO_DICT = cv2.aruco.DICT_4X4_50
 MARKER_MM = 60.0
 LADDER_STEP_MM = 21.0  # how far each card of a ladder sits below the one it covers: its index strip shows
 INDEX_MM = (10.0, 20.0)  # the corner index (rank over suit) of a 63x88 mm card
+# A pile set aside lies at least a card's diagonal from other players' cards and foundations (up to three piles, each
+# one ASIDE_STEP further along and in).
+ASIDE_CLEAR_MM = math.hypot(CARD_W_MM, CARD_H_MM)
+ASIDE_STEP = (10.0, -6.0)
 SKIN = ((80, 120, 180), (60, 100, 160), (110, 160, 220), (40, 70, 110), (90, 140, 200))
 SLEEVE = ((60, 40, 30), (40, 40, 120), (120, 90, 40), (30, 30, 30), (150, 150, 150), (40, 100, 40))
 
@@ -88,13 +92,36 @@ class TableGeometry:
         width = 800.0 + 110.0 * players  # about 1.2 m for four
         height = width if round_table else width * 0.68
         a, b = width / 2 * 0.74, height / 2 * 0.72
+        # Players sit evenly spaced along the table's edge, each facing across it (their row along the edge). Spaced
+        # by angle instead, those at the ends of an oblong table sat crowded (e2e-s148/game00, eight players: p4's
+        # stock lay on p3's demon, which was never seen).
+        theta = math.pi / 2 + np.linspace(0.0, 2 * math.pi, 3601)  # the first player sits at the bottom
+        arc = np.concatenate([[0.0], np.cumsum(np.hypot(np.diff(a * np.cos(theta)), np.diff(b * np.sin(theta))))])
         seats = []
         for i in range(players):
-            angle = math.pi / 2 + 2 * math.pi * i / players  # the first player sits at the bottom
-            seats.append(Seat(width / 2 + a * math.cos(angle), height / 2 + b * math.sin(angle), angle))
+            t = float(np.interp(arc[-1] * i / players, arc, theta))
+            normal = math.atan2(a * math.sin(t), b * math.cos(t))  # the edge's outward direction there
+            seats.append(Seat(width / 2 + a * math.cos(t), height / 2 + b * math.sin(t), normal))
         perimeter = math.pi * (3 * (a + b) - math.sqrt((3 * a + b) * (a + 3 * b)))
         pitch = min(74.0, perimeter / players / (line_size + 3.2))
         return TableGeometry(width, height, round_table, tuple(seats), pitch)
+
+    def aside(self, seat: int, line_size: int = 4) -> tuple[float, float] | None:
+        """Where the player at ``seat`` sets completed piles aside (seat mm: along their row, outwards): beyond their
+        stock towards the middle or, where that is on a neighbour's cards (round tables of five seats or more), inwards
+        of their own waste; None where both are on someone's cards or a foundation's place (oblong tables of five or
+        more): the piles go off the table. Nobody puts a completed pile on a neighbour's demon (e2e-s149/game00: six
+        players, the KC set aside there was read as that neighbour's card)."""
+        p, out = self.pitch, -110.0
+        x0 = -p * (line_size + 2) / 2
+        row = [x0 + p * k for k in range(line_size + 1)] + [x0 + p * (line_size + 1.15), x0 + p * (line_size + 2.6)]
+        taken = [o.to_table(x, 0) for k, o in enumerate(self.seats) if k != seat for x in row]
+        taken += self.foundation_cells()[: 4 * len(self.seats)]  # a place for every Ace there can be
+        for lx in (p * (line_size + 2) / 2 + p * 1.2, x0 + p * (line_size + 1.15)):
+            spread = [self.seats[seat].to_table(lx + n * ASIDE_STEP[0], out + n * ASIDE_STEP[1]) for n in range(3)]
+            if all(float(np.linalg.norm(w - o)) >= ASIDE_CLEAR_MM for w in spread for o in taken):
+                return lx, out
+        return None
 
     def foundation_cells(self) -> list[np.ndarray]:
         """Places for foundations in the middle, nearest the centre first."""
@@ -512,10 +539,13 @@ class SceneRenderer:
                 king_seat = self.geometry.seats[self.players.index(pile.king_by)]
                 n = kings.get(pile.king_by, 0)
                 kings[pile.king_by] = n + 1
-                lx = pitch * (self.line_size + 2) / 2 + pitch * 1.2 + n * 10
+                aside = self.geometry.aside(self.players.index(pile.king_by), self.line_size)
+                if aside is None:  # no room on the table: off it, on the player's lap
+                    continue
+                lx, ly = aside[0] + n * ASIDE_STEP[0], aside[1] + n * ASIDE_STEP[1]
                 for j, (c, owner) in enumerate(zip(pile.physical, pile.owners, strict=True)):
                     img = self._image(owner or pile.king_by, c)
-                    placed.append(self._place(king_seat, lx, -110 - n * 6, img, str(c), owner, f"kings:{pile_id}", label=j == len(pile.physical) - 1,
+                    placed.append(self._place(king_seat, lx, ly, img, str(c), owner, f"kings:{pile_id}", label=j == len(pile.physical) - 1,
                                               jitter_key=(f"k{pile_id}", j), spread=(0.6, 1.0)))  # fmt: skip
                 continue
             k = self._cell_of.get(pile_id, k)
