@@ -328,7 +328,7 @@ def _stocks(
 
 def _assign(cost: np.ndarray) -> dict[int, int]:
     """Row -> column of a least-cost assignment, each at most once; none where the cost is 1e6 (not there)."""
-    import lap
+    import lap  # ultralytics' tracker needs it too
 
     _, x, _ = lap.lapjv(cost, extend_cost=True, cost_limit=1e5)
     return {k: int(j) for k, j in enumerate(x) if j >= 0 and cost[k, j] < 1e6}
@@ -433,8 +433,6 @@ def name_seats(seats: list[Seat], players: Sequence[tuple[str, str | None]] | No
             used.add(name)
             named.append(replace(s, player=name))
         return named
-    import lap  # ultralytics' tracker needs it too
-
     cost = np.zeros((len(seats), len(players)))
     for i, s in enumerate(seats):
         for j, (_pid, colour) in enumerate(players):
@@ -442,12 +440,9 @@ def name_seats(seats: list[Seat], players: Sequence[tuple[str, str | None]] | No
                 cost[i, j] = colour_cost(s.back_bgr, colour)
             else:
                 cost[i, j] = 1000.0 + abs(i - j)  # unknown colours: keep the order around the table
-    _, x, _ = lap.lapjv(cost, extend_cost=True)
     out = list(seats)
-    for i, j in enumerate(x):
-        if j < 0:
-            continue
-        pid, colour = players[int(j)]
+    for i, j in _assign(cost).items():
+        pid, colour = players[j]
         out[i] = replace(seats[i], player=pid, back=colour or seats[i].back)
     return out
 

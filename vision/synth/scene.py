@@ -313,6 +313,9 @@ class SceneRenderer:
             round(self.base.shape[1] / self.ppm * self._lscale),
         )
         self._static_key: tuple[object, ...] | None = None
+        self._aside: dict[
+            tuple[int, int], tuple[float, float] | None
+        ] = {}  # (seat, line size) -> ``TableGeometry.aside``
         self._cell_of: dict[str, int] = {}  # foundation pile -> its place in the middle (``cells``), see ``render``
         self._static_layer: tuple[np.ndarray, np.ndarray, list[Placed], list[np.ndarray]] | None = None
 
@@ -539,7 +542,10 @@ class SceneRenderer:
                 king_seat = self.geometry.seats[self.players.index(pile.king_by)]
                 n = kings.get(pile.king_by, 0)
                 kings[pile.king_by] = n + 1
-                aside = self.geometry.aside(self.players.index(pile.king_by), self.line_size)
+                key = (self.players.index(pile.king_by), self.line_size)
+                if key not in self._aside:  # the same every frame
+                    self._aside[key] = self.geometry.aside(*key)
+                aside = self._aside[key]
                 if aside is None:  # no room on the table: off it, on the player's lap
                     continue
                 lx, ly = aside[0] + n * ASIDE_STEP[0], aside[1] + n * ASIDE_STEP[1]
