@@ -298,11 +298,11 @@ def _stocks(
 
     Where a back taken for a stock could be another row's, lying at that row's other end and squarish to it (round
     the corner, at six seats or more), the rows share one handedness: each end is tried for every row, and the one
-    that gives more rows a stock, then stocks less turned from their rows, is kept. Distance cannot choose: a neighbour's stock lies nearer
-    a row's demon than the row's own lies past its waste (e2e-s148/game01, eight players, real models: p5's stock was
-    missed, its row took p6's past its demon, turned 19 degrees by a near-square box, and three more rows followed,
-    each laid out the wrong way round). A player laying out the other way round, with no back in line with two
-    rows, keeps their own end."""
+    that gives more rows a stock, then stocks less turned from their rows, is kept. Distance cannot choose: a
+    neighbour's stock lies nearer a row's demon than the row's own lies past its waste (e2e-s148/game01, eight
+    players, real models: p5's stock was missed, its row took p6's past its demon, turned 19 degrees by a near-square
+    box, and three more rows followed, each laid out the wrong way round). A player laying out the other way round,
+    whose stock could be no other row's, keeps their own end."""
     if not len(bxy) or not rows:
         return {}
     cost = np.full((len(rows), len(bxy)), 1e6)
