@@ -54,7 +54,16 @@ from vision.calibrate import Calibration, CalibrationError, from_card_sizes, fro
 from vision.capture import Frame
 from vision.detections import Detections
 from vision.synth.faces import BACK_COLOURS
-from vision.table import Seen, TableModel, colour_name, find_seats, long_side, name_seats, seat_of_back
+from vision.table import (
+    Seen,
+    TableModel,
+    alike_backs,
+    colour_name,
+    find_seats,
+    long_side,
+    name_seats,
+    seat_of_back,
+)
 from vision.track import CardTracks
 
 SETTLE_FRAMES = 3  # processed frames a foundation pile's change must hold before it is committed
@@ -343,6 +352,13 @@ class Chain:
         self._emit(start, view.frame)
         self.recon, _ = step(self.recon, view)
         self.last_view = view
+        alike = alike_backs(back.get(pid) for pid in ids)
+        if alike:  # in the log too, so the dashboard shows it as the round starts and the record keeps it
+            why = (f"{' and '.join(alike)} backs look alike to the camera (a fine dark pattern reads as grey): their "
+                   "seats may be swapped; check who sits where")  # fmt: skip
+            self.notes.append(why)
+            self._emit(Correction(seq=self._take_seq(), t=view.t, action="note", by="camera", reason=why,
+                                  extra={"frame": view.frame}), view.frame)  # fmt: skip
 
     def _watch_backs(self, model: TableModel, naming: _Naming) -> None:
         """The colour of each back seen in line with the row of a seat still waiting for its name (its stock), but

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from typing import NamedTuple
@@ -105,6 +105,15 @@ def colour_cost(bgr: Sequence[float], name: str) -> float:
         return float(np.linalg.norm((seen - ink) * _LAB_WEIGHT))
     blends = INK_SHARE * ink + (1 - INK_SHARE) * PAPER
     return float(np.linalg.norm((blends - seen) * _LAB_WEIGHT, axis=2).min())
+
+
+def alike_backs(colours: Iterable[str | None]) -> list[str]:
+    """The named back colours among ``colours`` that no measured colour tells apart: two or more with no hue (black,
+    grey). A coloured ink keeps its hue blended with the paper; a dark one does not: a fine black pattern on white
+    reads, a few pixels a card, as grey (e2e-s154/game00, eight players, oracle: p4's black lattice measured
+    (150, 145, 144), lighter than p8's plain grey back at (137, 132, 133), and the two seats were swapped)."""
+    plain = [c for c in dict.fromkeys(colours) if c in BACK_COLOURS and math.hypot(*_named_lab(c)[1:]) < CHROMATIC]
+    return plain if len(plain) >= 2 else []
 
 
 @cache

@@ -109,3 +109,28 @@ def test_a_blind_seat_is_not_named_by_backs_of_the_colour_another_seats_stock_me
 
     assert seen("green") == []
     assert seen("blue") == [BACK_COLOURS["blue"]]
+
+
+def test_a_round_with_black_and_grey_backs_says_their_seats_may_be_swapped() -> None:
+    """A fine black pattern reads as grey a few pixels a card (e2e-s154/game00, eight players, oracle: the black and
+    grey players' seats were swapped). With both in the roster the round starts with a note saying so, in the log
+    and the review; red, blue and black tell apart and get none."""
+    from types import SimpleNamespace
+
+    from vision.table import alike_backs
+
+    assert alike_backs(["red", "black", None, "grey", "black"]) == ["black", "grey"]
+    assert alike_backs(["red", "blue", "black", "navy"]) == []
+
+    def start(roster: list[tuple[str, str | None]]) -> Chain:
+        chain = Chain("racing-demon", {}, roster, arms=None)
+        chain.calibration = SimpleNamespace(seats=[], source="test")  # type: ignore[assignment]
+        chain._begin(TableView(0.0, 0, (), tuple(PlayerView(pid, Card.parse("KS")) for pid, _ in roster)))
+        return chain
+
+    chain = start([("ann", "red"), ("bob", "black"), ("cat", "grey")])
+    notes = [e for e in chain.events if isinstance(e, Correction) and e.action == "note"]
+    assert len(notes) == 1 and "black and grey" in notes[0].reason and notes[0].seq == 1
+    assert isinstance(chain.events[0], RoundStart) and any("black and grey" in n for n in chain.notes)
+    plain = start([("ann", "red"), ("bob", "blue"), ("cat", "black")])
+    assert not [e for e in plain.events if isinstance(e, Correction)]
