@@ -353,12 +353,17 @@ class Chain:
         self.recon, _ = step(self.recon, view)
         self.last_view = view
         alike = alike_backs(back.get(pid) for pid in ids)
-        if alike:  # in the log too, so the dashboard shows it as the round starts and the record keeps it
+        if alike:
             why = (f"{' and '.join(alike)} backs look alike to the camera (a fine dark pattern reads as grey): their "
                    "seats may be swapped; check who sits where")  # fmt: skip
             self.notes.append(why)
-            self._emit(Correction(seq=self._take_seq(), t=view.t, action="note", by="camera", reason=why,
-                                  extra={"frame": view.frame}), view.frame)  # fmt: skip
+            self._note(why, view)
+
+    def _note(self, why: str, view: TableView) -> None:
+        """A note of the camera's in the log, at ``view``: the dashboard shows it as the round starts and the record
+        keeps it."""
+        self._emit(Correction(seq=self._take_seq(), t=view.t, action="note", by="camera", reason=why,
+                              extra={"frame": view.frame}), view.frame)  # fmt: skip
 
     def _watch_backs(self, model: TableModel, naming: _Naming) -> None:
         """The colour of each back seen in line with the row of a seat still waiting for its name (its stock), but
@@ -403,10 +408,8 @@ class Chain:
             )
         first, *rest = naming.views
         self._begin(first.renamed(self._names))
-        if blind:  # in the log too, so the dashboard shows it as the round starts and the record keeps it
-            why = f"{said}, so they may be the wrong way round; check who sits where"
-            self._emit(Correction(seq=self._take_seq(), t=first.t, action="note", by="camera", reason=why,
-                                  extra={"frame": first.frame}), first.frame)  # fmt: skip
+        if blind:
+            self._note(f"{said}, so they may be the wrong way round; check who sits where", first)
         for view in rest:
             self._step(view.renamed(self._names))
 
