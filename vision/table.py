@@ -361,7 +361,7 @@ def _tilt(side: np.ndarray | None, down: np.ndarray | Sequence[float]) -> float:
     return math.degrees(math.acos(min(1.0, cos)))
 
 
-def _stock_cost(lx: float, ly: float, lo: float, hi: float, tilt: float = 0.0) -> float:
+def _stock_cost(lx: float, ly: float, lo: float, hi: float, tilt: float) -> float:
     """How far a back at (``lx`` along a row, ``ly`` across it) lies from where that row's stock may be: in line
     with the row, half a card to six cards beyond either end (1e6: not there). A back lying on the row itself is
     the edge of its demon's face-down stack, not a stock (e2e-s32/game00: one read at 0.52 on p2's demon was taken
