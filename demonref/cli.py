@@ -679,12 +679,20 @@ def evaluate_e2e(
     fps: Annotated[float, typer.Option(min=1.0, help="Frames per second the chain processes.")] = 15.0,
     models: Annotated[Path, typer.Option(help="Folder with detector.pt and identifier.pt.")] = Path("models"),
     detector_size: DetectorSizeOpt = None,
+    size: Annotated[
+        str | None,
+        typer.Option(
+            help="Frame size WIDTHxHEIGHT of the rendered games (default: 1280x720 up to four players, 1920x1080 from "
+            "five, whose wider tables leave a card about 32 px wide at 720p)."
+        ),
+    ] = None,
 ) -> None:
     """Renders games (every other one with injected illegal plays), reviews them through the camera chain and
     scores the result against the truth: plays, attribution, exact scores, flags, latency."""
     from vision.e2e import evaluate_game
     from vision.synth.render import render_game
 
+    frame_size = _size(size or ("1280x720" if players <= 4 else "1920x1080"))
     reader = None
     if not oracle:
         from vision.models import CardReader, ModelMissingError
@@ -701,7 +709,7 @@ def evaluate_e2e(
             with _progress("rendering") as bar:
                 task = bar.add_task(f"game {g + 1}/{games}", total=None)
                 render_game(game, players=players, seed=seed + g, heldout=True, inject=inject, max_seconds=seconds,
-                            progress=lambda i, n, task=task: bar.update(task, completed=i, total=n))  # fmt: skip
+                            size=frame_size, progress=lambda i, n, task=task: bar.update(task, completed=i, total=n))  # fmt: skip
         r = evaluate_game(game, reader=reader, process_fps=fps)
         results.append(r)
         console.print(

@@ -134,3 +134,16 @@ def test_render_game_and_dataset_commands(tmp_path: Path) -> None:
         "dataset", "preview", "--renders", "1", "--out", str(tmp_path / "sheet.png"), "--real", str(tmp_path / "none")
     )
     assert code == 0 and (tmp_path / "sheet.png").stat().st_size > 0
+
+
+def test_evaluate_e2e_renders_its_games_at_the_size_asked(tmp_path: Path) -> None:
+    """``evaluate e2e --size`` renders the games it reviews at that frame size (five players or more default to
+    1920x1080, fewer to 1280x720); a size it cannot read is refused before anything is rendered."""
+    out = tmp_path / "e2e"
+    args = ("evaluate", "e2e", "--oracle", "--games", "1", "--players", "2", "--seconds", "2", "--out", str(out))
+    code, stdout, stderr = run(*args, "--size", "640x360")
+    assert code == 0, stderr
+    assert json.loads((out / "game00" / "render.json").read_text())["size"] == [640, 360]
+    assert "scores exact" in stdout and (out / "e2e.json").exists()
+    code, _, stderr = run(*args[:-1], str(tmp_path / "bad"), "--size", "big")
+    assert code == 2 and "--size expects WIDTHxHEIGHT" in stderr and not (tmp_path / "bad").exists()

@@ -536,3 +536,28 @@ def test_completed_piles_are_set_aside_clear_of_the_other_players_cards(players:
         for n in range(3):
             spot = seat.to_table(aside[0] + n * 10, aside[1] - n * 6)
             assert min(float(np.linalg.norm(spot - o)) for o in taken) >= diagonal
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+@pytest.mark.parametrize("round_table", [False, True])
+def test_every_seat_has_a_full_row_clear_of_its_neighbours(players: int, round_table: bool) -> None:
+    """Eight players at an oblong table of 1.7 m sat with the nearest cards of two seats 42 mm apart and their line
+    places squeezed to 57 mm, narrower than a card (e2e-s148/game00: p4's stock lay on p3's demon). The table grows
+    until every seat's demon, line, waste and stock lie a card's diagonal from every other seat's, at the full pitch;
+    tables that already had room (up to four players, round ones up to six) keep their size, so their renders do
+    not change."""
+    geometry = TableGeometry.make(players, round_table=round_table)
+    p = geometry.pitch
+    assert p == pytest.approx(74.0)
+    row = [-p * 3 + p * k for k in range(5)] + [-p * 3 + p * 5.15, -p * 3 + p * 6.6]
+    places = [[seat.to_table(x, 0) for x in row] for seat in geometry.seats]
+    nearest = min(
+        float(np.linalg.norm(a - b))
+        for i, mine in enumerate(places)
+        for theirs in places[i + 1 :]
+        for a in mine
+        for b in theirs
+    )
+    assert nearest >= math.hypot(63.0, 88.0)
+    if players <= 4 or (round_table and players <= 6):
+        assert geometry.width == 800.0 + 110.0 * players

@@ -31,6 +31,10 @@ INDEX_MM = (10.0, 20.0)  # the corner index (rank over suit) of a 63x88 mm card
 # one ASIDE_STEP further along and in).
 ASIDE_CLEAR_MM = math.hypot(CARD_W_MM, CARD_H_MM)
 ASIDE_STEP = (10.0, -6.0)
+# Each seat's row of cards lies at least a card's diagonal from every other seat's, its line slots a full pitch apart:
+# the table grows with the players until both hold (people round a real table sit no closer than that).
+SEAT_CLEAR_MM = ASIDE_CLEAR_MM
+FULL_PITCH_MM = 74.0
 SKIN = ((80, 120, 180), (60, 100, 160), (110, 160, 220), (40, 70, 110), (90, 140, 200))
 SLEEVE = ((60, 40, 30), (40, 40, 120), (120, 90, 40), (30, 30, 30), (150, 150, 150), (40, 100, 40))
 
@@ -89,7 +93,18 @@ class TableGeometry:
 
     @staticmethod
     def make(players: int, *, round_table: bool = False, line_size: int = 4) -> TableGeometry:
-        width = 800.0 + 110.0 * players  # about 1.2 m for four
+        """A table for ``players``: about 1.2 m for four, and wider where rows would crowd (e2e-s148/game00: eight
+        players at an oblong table of 1.7 m, the nearest cards of two seats 42 mm apart, a stock on a neighbour's
+        demon)."""
+        width = 800.0 + 110.0 * players
+        while True:
+            geometry = TableGeometry._seated(width, players, round_table, line_size)
+            if geometry.pitch >= FULL_PITCH_MM and geometry.rows_apart(line_size) >= SEAT_CLEAR_MM:
+                return geometry
+            width += 20.0
+
+    @staticmethod
+    def _seated(width: float, players: int, round_table: bool, line_size: int) -> TableGeometry:
         height = width if round_table else width * 0.68
         a, b = width / 2 * 0.74, height / 2 * 0.72
         # Players sit evenly spaced along the table's edge, each facing across it (their row along the edge). Spaced
@@ -103,8 +118,26 @@ class TableGeometry:
             normal = math.atan2(a * math.sin(t), b * math.cos(t))  # the edge's outward direction there
             seats.append(Seat(width / 2 + a * math.cos(t), height / 2 + b * math.sin(t), normal))
         perimeter = math.pi * (3 * (a + b) - math.sqrt((3 * a + b) * (a + 3 * b)))
-        pitch = min(74.0, perimeter / players / (line_size + 3.2))
+        pitch = min(FULL_PITCH_MM, perimeter / players / (line_size + 3.2))
         return TableGeometry(width, height, round_table, tuple(seats), pitch)
+
+    def row(self, line_size: int = 4) -> list[float]:
+        """Where a seat's cards lie along its row (seat mm): the demon, the line's places, the waste, the stock."""
+        p = self.pitch
+        x0 = -p * (line_size + 2) / 2
+        return [x0 + p * k for k in range(line_size + 1)] + [x0 + p * (line_size + 1.15), x0 + p * (line_size + 2.6)]
+
+    def rows_apart(self, line_size: int = 4) -> float:
+        """The least distance (mm) between the places of two seats' rows."""
+        places = [np.array([s.to_table(x, 0) for x in self.row(line_size)]) for s in self.seats]
+        return min(
+            (
+                float(np.linalg.norm(a[:, None] - b[None], axis=2).min())
+                for i, a in enumerate(places)
+                for b in places[i + 1 :]
+            ),
+            default=math.inf,
+        )
 
     def aside(self, seat: int, line_size: int = 4) -> tuple[float, float] | None:
         """Where the player at ``seat`` sets completed piles aside (seat mm: along their row, outwards): beyond their
@@ -114,7 +147,7 @@ class TableGeometry:
         players, the KC set aside there was read as that neighbour's card)."""
         p, out = self.pitch, -110.0
         x0 = -p * (line_size + 2) / 2
-        row = [x0 + p * k for k in range(line_size + 1)] + [x0 + p * (line_size + 1.15), x0 + p * (line_size + 2.6)]
+        row = self.row(line_size)
         taken = [o.to_table(x, 0) for k, o in enumerate(self.seats) if k != seat for x in row]
         taken += self.foundation_cells()[: 4 * len(self.seats)]  # a place for every Ace there can be
         for lx in (p * (line_size + 2) / 2 + p * 1.2, x0 + p * (line_size + 1.15)):
