@@ -220,14 +220,20 @@ def find_seats(
     all_xy = calibration.to_table(np.array([s.centre() for s in seen])) if seen else np.zeros((0, 2))
     on = calibration.on_table(all_xy)
     is_back = np.array([s.back for s in seen], bool)
-    on &= ~is_back | (np.array([s.conf for s in seen]) >= STOCK_CONF)
+    sure_back = is_back & (np.array([s.conf for s in seen]) >= STOCK_CONF)
+    on &= ~is_back | sure_back
     off = np.flatnonzero(~on & ~is_back)
     on[off[_whole_row(all_xy[off], line_size + 1)]] = True
     faces = [s for s, keep, back in zip(seen, on, is_back, strict=True) if keep and not back]
-    backs = [s for s, keep, back in zip(seen, on, is_back, strict=True) if keep and back]
     if not faces:
         raise ValueError("no face-up cards in view: deal the demons and lines before the round starts")
     xy, bxy = all_xy[on & ~is_back], all_xy[on & is_back]
+    # A stock is any sure back, beyond the marked table too: it is taken only in line with a row's end, where nothing
+    # stray lies. Round a round table the markers mark a square inside its edge, and a stock at the edge can lie
+    # further beyond it than a card's length (e2e-s157/game02 at 1920x1080, eight players, oracle: p7's stock lay
+    # 170 mm beyond the square; the seat got none, was named by its order and swapped with p8's).
+    stocks = [s for s, sure in zip(seen, sure_back, strict=True) if sure]
+    sxy = all_xy[sure_back]
     # Faces beyond the table's edge, for a row one short: its end card may overhang the edge further than a stray
     # object lies in line with a row (e2e-s83/game02: p2's demon 111 mm past the edge, the row tilted; its line's
     # first card was taken for the demon, and p2's real demon was never seen).
@@ -265,12 +271,12 @@ def find_seats(
                 conf += [c for _, c in extra]
                 slots = _row_run(_merge_slots(lx))
         rows.append((mid, down, right, _trim_row(slots, lx, conf, line_size)))
-    stock = _stocks(rows, bxy, [long_side(calibration, s.quad) for s in backs])
+    stock = _stocks(rows, sxy, [long_side(calibration, s.quad) for s in stocks])
     seats: list[Seat] = []
     for k, (mid, down, right, slots) in enumerate(rows):
         j = stock.get(k)
         if j is not None:  # the stock lies beyond one end of the row: the demon is at the other end
-            bx = float((bxy[j] - mid) @ right)
+            bx = float((sxy[j] - mid) @ right)
             demon_left = abs(bx - slots[0]) > abs(bx - slots[-1])
         else:
             demon_left = calibration.demon_side == "left"
@@ -278,8 +284,8 @@ def find_seats(
         demon, line = float(ordered[0]), [float(v) for v in ordered[1 : 1 + line_size]]
         pitch = float(np.median(np.abs(np.diff(ordered)))) if len(ordered) > 1 else CARD_MM[0] * 1.2
         waste = (line[-1] if line else demon) + (pitch if demon_left else -pitch) * 1.15
-        bgr = backs[j].colour if j is not None else None
-        stock_at = float((bxy[j] - mid) @ right) if j is not None else None
+        bgr = stocks[j].colour if j is not None else None
+        stock_at = float((sxy[j] - mid) @ right) if j is not None else None
         seats.append(
             Seat(
                 player=f"p{k + 1}",

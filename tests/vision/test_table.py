@@ -745,6 +745,25 @@ def test_a_player_laying_out_the_other_way_round_keeps_their_own_stock() -> None
     assert_seats(*renderer_layout(4, False, mirrored=2))
 
 
+@pytest.mark.parametrize("players", [4, 6, 8])
+def test_a_stock_at_a_round_tables_edge_beyond_its_marked_square_is_still_its_seats(players: int) -> None:
+    """Round a round table the markers mark a square inside its edge (the renderer puts them at 93 % of its radius,
+    on the diagonals), and the stocks of the seats facing its sides can lie further beyond that square than a card's
+    length (e2e-s157/game02 at 1920x1080, eight players: p7's stock 170 mm beyond it, the seat left blind, named by
+    its order and swapped with p8's). Every seat still gets its stock and is named by its own colour. On the code
+    before, the table of six fails: two seats blind."""
+    table, seen, demons, places = renderer_layout(players, True)
+    geometry = TableGeometry.make(players, round_table=True)
+    half = geometry.width / 2 * 0.93 * math.cos(math.pi / 4)
+    x0, y0 = geometry.width / 2 - half, geometry.height / 2 - half
+    marked = Calibration(
+        ((1.0, 0.0, -x0), (0.0, 1.0, -y0), (0.0, 0.0, 1.0)), table.image_size, "test", (2 * half, 2 * half)
+    )
+    seats = find_seats(marked, seen, line_size=4, players=[(c, c) for c in demons])
+    assert all(s.stock is not None and s.back == s.player for s in seats)
+    assert_seats(marked, seen, demons, {c: xy - (x0, y0) for c, xy in places.items()})
+
+
 def test_a_card_read_unsurely_once_where_it_lay_and_then_gone_was_not_lifted_as_that_card() -> None:
     """Blue lifts their 2H (read surely in the hand); in the same frame red's 9C, lying in its line, is read "2H"
     at 0.6, and a hand hides it the next. The 2H lands under a new track: it left blue's area, not red's."""
