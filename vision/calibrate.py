@@ -284,16 +284,17 @@ def from_corners(
     return Calibration(_tuple(hom), image_size, "corners", (float(w), float(h)))
 
 
+def card_size_px(quads: Sequence[np.ndarray]) -> tuple[float, float]:
+    """The median width and length (px) of the cards of ``quads`` (each quad's shorter and longer side)."""
+    sides = [[float(np.linalg.norm(q[(k + 1) % 4] - q[k])) for k in range(4)] for q in map(np.asarray, quads)]
+    return float(np.median([min(s) for s in sides])), float(np.median([max(s) for s in sides]))
+
+
 def from_card_sizes(quads: Sequence[np.ndarray], image_size: tuple[int, int]) -> Calibration:
     """Without markers: a scale-only map (image axes kept) from the median card length in view."""
     if not quads:
         raise CalibrationError("no markers and no cards in view: nothing to measure the table by")
-    lengths = []
-    for q in quads:
-        q = np.asarray(q, np.float64)
-        sides = [np.linalg.norm(q[(k + 1) % 4] - q[k]) for k in range(4)]
-        lengths.append(max(sides))
-    mm_per_px = CARD_MM[1] / float(np.median(lengths))
+    mm_per_px = CARD_MM[1] / card_size_px(quads)[1]
     h = np.diag([mm_per_px, mm_per_px, 1.0])
     return Calibration(_tuple(h), image_size, "cards")
 

@@ -50,7 +50,7 @@ from referee.reconstruct import ReconState, reaccepted, refused, settle, step
 from referee.rules import Rules
 from referee.tableview import PileView, TableView
 from vision.arms import Arms
-from vision.calibrate import Calibration, CalibrationError, from_card_sizes, from_markers
+from vision.calibrate import Calibration, CalibrationError, card_size_px, from_card_sizes, from_markers
 from vision.capture import Frame
 from vision.detections import Detections
 from vision.synth.faces import BACK_COLOURS
@@ -71,6 +71,9 @@ SETTLE_FRAMES = 3  # processed frames a foundation pile's change must hold befor
 # another by turns, or not found every frame, settles on what it shows most (e2e-s14/game01, real models: a 5H,
 # found in about half the frames and read 6D in a third of those, settled 13 s after it landed)
 SETTLE_WINDOW = 5
+# Cards narrower than this in the frame (px) are read right about three times in four (held-out designs, whole cards
+# under 30 px: 0.75; 36-42 px: 0.96); the round starts with a note saying so (docs/pipeline.md, session 58).
+SMALL_CARD_PX = 32
 SEAT_FRAMES = 3  # processed frames the dealt table must lie still before seats are taken
 NAMING_WAIT_S = 20.0  # film seconds the round's events wait for a back in each seat that showed none at the start
 NAMING_SIGHTINGS = 5  # processed frames with a back seen in such a seat before its colour is taken
@@ -352,10 +355,17 @@ class Chain:
         self._emit(start, view.frame)
         self.recon, _ = step(self.recon, view)
         self.last_view = view
+        warnings = []
         alike = alike_backs(back.get(pid) for pid in ids)
         if alike:
-            why = (f"{' and '.join(alike)} backs look alike to the camera (a fine dark pattern reads as grey): their "
-                   "seats may be swapped; check who sits where")  # fmt: skip
+            warnings.append(f"{' and '.join(alike)} backs look alike to the camera (a fine dark pattern reads as grey): "
+                            "their seats may be swapped; check who sits where")  # fmt: skip
+        width = card_size_px([s.quad for s in self.seen])[0] if self.seen else None
+        if width is not None and width < SMALL_CARD_PX:
+            w, h = self.calibration.image_size
+            warnings.append(f"the cards are {width:.0f} px wide in this {w}x{h} video, under {SMALL_CARD_PX}: many "
+                            "will be misread; let the table fill the frame, or film at a higher resolution")  # fmt: skip
+        for why in warnings:
             self.notes.append(why)
             self._note(why, view)
 

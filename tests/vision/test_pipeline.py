@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
+
 from referee.cards import Card
 from referee.events import Correction, Out, Play, PlayerSpec, RoundStart
 from referee.tableview import PileView, PlayerView, TableView
@@ -134,3 +136,27 @@ def test_a_round_with_black_and_grey_backs_says_their_seats_may_be_swapped() -> 
     assert isinstance(chain.events[0], RoundStart) and any("black and grey" in n for n in chain.notes)
     plain = start([("ann", "red"), ("bob", "blue"), ("cat", "black")])
     assert not [e for e in plain.events if isinstance(e, Correction)]
+
+
+def test_a_round_filmed_with_cards_too_small_to_read_says_so() -> None:
+    """At eight players a 1280x720 frame shows a card 20 px wide (e2e-s157/game00), where the identifier misreads
+    one card in four: the round starts with a note saying how wide the cards are and what to do, in the log and the
+    review; cards 45 px wide get none."""
+    from types import SimpleNamespace
+
+    from vision.table import Seen
+
+    def start(width: float) -> Chain:
+        chain = Chain("racing-demon", {}, [("ann", "red"), ("bob", "blue")], arms=None)
+        chain.calibration = SimpleNamespace(seats=[], source="test", image_size=(1280, 720))  # type: ignore[assignment]
+        # cards turned every way, each 1.4 times as long as wide
+        quads = [cv2.boxPoints(((100.0 + 80 * k, 200.0), (width, 1.4 * width), 30.0 * k)) for k in range(5)]
+        chain.seen = [Seen(q, "KS", False, 0.9) for q in quads]
+        chain._begin(TableView(0.0, 0, (), (PlayerView("ann", Card.parse("KS")), PlayerView("bob", Card.parse("QH")))))
+        return chain
+
+    small = start(20.0)
+    notes = [e for e in small.events if isinstance(e, Correction) and e.action == "note"]
+    assert len(notes) == 1 and "20 px wide in this 1280x720 video" in notes[0].reason
+    assert any("20 px wide" in n for n in small.notes)
+    assert not [e for e in start(45.0).events if isinstance(e, Correction)]
