@@ -146,11 +146,10 @@ class TableGeometry:
         more): the piles go off the table. Nobody puts a completed pile on a neighbour's demon (e2e-s149/game00: six
         players, the KC set aside there was read as that neighbour's card)."""
         p, out = self.pitch, -110.0
-        x0 = -p * (line_size + 2) / 2
         row = self.row(line_size)
         taken = [o.to_table(x, 0) for k, o in enumerate(self.seats) if k != seat for x in row]
         taken += self.foundation_cells()[: 4 * len(self.seats)]  # a place for every Ace there can be
-        for lx in (p * (line_size + 2) / 2 + p * 1.2, x0 + p * (line_size + 1.15)):
+        for lx in (p * (line_size + 2) / 2 + p * 1.2, row[-2]):  # beyond the stock; the waste's place
             spread = [self.seats[seat].to_table(lx + n * ASIDE_STEP[0], out + n * ASIDE_STEP[1]) for n in range(3)]
             if all(float(np.linalg.norm(w - o)) >= ASIDE_CLEAR_MM for w in spread for o in taken):
                 return lx, out
