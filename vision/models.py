@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import math
 import shutil
 import sys
 from collections.abc import Iterator
@@ -146,7 +147,13 @@ def network_shape(height: int, width: int, imgsz: int, stride: int = 32) -> tupl
 # so fewer corner views show the card beneath (docs/vision.md "Input size"; 960, session 43's, read no better on
 # the 66 recorded games and costs more time).
 WATCH_IMGSZ = 896
-WATCHING: dict[str, Any] = {"iou": 0.95, "same_card_gap": 0.14, "shrink": (1.0,), "imgsz": WATCH_IMGSZ}
+WATCHING: dict[str, Any] = {"iou": 0.95, "same_card_gap": 0.14, "shrink": (1.0,), "imgsz": WATCH_IMGSZ, "fits": True}
+# Watching a table whose cards would lie narrower than this at the detector's input (px), the input grows at the
+# round's start (``CardDetector.fit_cards``), up to ``FIT_MAX_IMGSZ`` and the frame's own size: the detector learnt
+# cards 20-30 px wide there (a table of four at 1280x720 and 896). At 1920x1080, seven players' cards (38-41 px) lie
+# 18-19 px wide at 896; at 1280 twelve games of five to eight players read 742 plays right against 679 (session 58).
+FIT_CARD_PX = 20.0
+FIT_MAX_IMGSZ = 1280
 # Still photos (``demonref detect``, ``evaluate models``): looked at as taken and shrunk 1.5, 2 and 3 times, the
 # surest kept (``CardDetector.shrink``; measured on held-out renders seen nearer, docs/vision.md).
 STILL: dict[str, Any] = {"shrink": (1.0, 1.5, 2.0, 3.0)}
@@ -185,6 +192,7 @@ class CardDetector:
     # counts as ``EMPTY_CONF``, so stray boxes on a few big cards do not beat a clean result. ``STILL`` sets it for
     # photos; a watched table, whose cards keep the size the detector learnt, looks once.
     shrink: tuple[float, ...] = (1.0,)
+    fits: bool = False  # ``fit_cards`` may grow the input (watching a table at the size it chose, not one given)
 
     def __post_init__(self) -> None:
         if not self.shrink or min(self.shrink) < 1.0:
@@ -197,6 +205,19 @@ class CardDetector:
         self.model, self.backend = load_yolo(self.path, "obb", shape, self.backend)
         self._models: dict[tuple[int, int], Any] = {} if self.backend == "torch" else {shape: self.model}
         self._warm: set[int] = set()
+
+    def fit_cards(self, card_px: float, frame: tuple[int, int]) -> int | None:
+        """Grows the input side (``fits`` only) so that cards ``card_px`` wide in frames ``frame`` (width, height) big
+        lie ``FIT_CARD_PX`` wide at it, up to ``FIT_MAX_IMGSZ`` and the frame's longer side. Returns the new side, or
+        None where it stays. The sizes the int8 export was not made for run on the float export, slower."""
+        longer = max(frame)
+        if not self.fits or card_px * self.imgsz / longer >= FIT_CARD_PX:
+            return None
+        side = min(FIT_MAX_IMGSZ, longer, math.ceil(FIT_CARD_PX * longer / card_px / 32) * 32) // 32 * 32
+        if side <= self.imgsz:
+            return None
+        self.imgsz = side
+        return side
 
     def _model_for(self, shape: tuple[int, int]) -> tuple[Any, int | tuple[int, int]]:
         if self.backend == "torch":  # PyTorch letterboxes to the frame's shape by itself
@@ -366,7 +387,7 @@ class CardReader:
         still photos; ``detector_size``: the detector's input side instead (640 is faster, 896 reads better)."""
         settings = WATCHING if watch else STILL
         if detector_size is not None:
-            settings = {**settings, "imgsz": input_side(detector_size)}
+            settings = {**settings, "imgsz": input_side(detector_size), "fits": False}
         return CardReader(
             CardDetector(models / "detector.pt", backend=backend, **settings),
             CardIdentifier(models / "identifier.pt", backend=backend, combine=combine),

@@ -325,6 +325,9 @@ class Chain:
         if self._still < SEAT_FRAMES:
             return
         assert self.calibration is not None
+        if self._fit_detector(faces):
+            self._still = 0  # the dealt table is looked at again at the new size before the seats are taken
+            return
         if not self.calibration.seats:
             try:
                 seats = find_seats(self.calibration, self.seen, line_size=self.rules.line_size, players=self.players)
@@ -341,6 +344,19 @@ class Chain:
             self._watch_backs(self.model, self._naming)
             return
         self._begin(view)
+
+    def _fit_detector(self, faces: Sequence[Seen]) -> bool:
+        """Whether the detector, asked to fit its input to the dealt cards' width (``CardDetector.fit_cards``), now
+        looks at the frame larger: cards small at its input are found better so, stocks included (a recording
+        replayed has no detector to ask)."""
+        fit = getattr(self.detect, "fit_cards", None)
+        if fit is None or self.calibration is None or not faces:
+            return False
+        width = card_size_px([s.quad for s in faces])[0]
+        side = fit(width, self.calibration.image_size)
+        if side is not None:
+            self.notes.append(f"the cards are {width:.0f} px wide: the detector looks at the frame {side} px across")
+        return side is not None
 
     def _begin(self, view: TableView) -> None:
         """``round_start``, then the dealt table as the referee's first view (what each player could play)."""

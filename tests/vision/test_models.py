@@ -281,3 +281,20 @@ def test_the_detector_input_for_a_watched_table_can_be_chosen_and_a_bad_one_is_r
     game = str(SAMPLE / "game" / "game.mp4")
     bad = CliRunner().invoke(app, ["review", game, "--out", str(tmp_path / "r"), "--detector-size", "650"])
     assert bad.exit_code == 2 and "multiple of 32" in bad.stderr and not (tmp_path / "r").exists()
+
+
+def test_a_watched_table_with_small_cards_gets_a_larger_detector_input_unless_one_was_chosen() -> None:
+    """At 1920x1080 eight players' cards are 29 px wide: 13.5 px at the default 896 input, smaller than the detector
+    learnt them (20-30 px). Watching, the input grows to bring them to 20 px (a multiple of 32, at most 1280 and the
+    frame's own side); cards wide enough keep 896, and so does a size given with ``--detector-size``."""
+    from vision.models import CardReader
+
+    watching = CardReader.load(MODELS, watch=True).detector
+    assert watching.fit_cards(45.3, (1920, 1080)) is None and watching.imgsz == 896  # 21 px at 896
+    assert watching.fit_cards(38.1, (1920, 1080)) == 1024 == watching.imgsz  # 17.8 px at 896; 20.3 at 1024
+    assert watching.fit_cards(29.8, (1920, 1080)) == 1280  # at most 1280
+    assert watching.fit_cards(38.1, (1920, 1080)) is None  # never shrinks
+    small = CardReader.load(MODELS, watch=True).detector
+    assert small.fit_cards(18.0, (1280, 720)) == 1280  # at most the frame's own side
+    chosen = CardReader.load(MODELS, watch=True, detector_size=896).detector
+    assert chosen.fit_cards(29.8, (1920, 1080)) is None and chosen.imgsz == 896

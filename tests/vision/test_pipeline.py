@@ -141,13 +141,21 @@ def test_a_round_with_black_and_grey_backs_says_their_seats_may_be_swapped() -> 
 def test_a_round_filmed_with_cards_too_small_to_read_says_so() -> None:
     """At eight players a 1280x720 frame shows a card 20 px wide (e2e-s157/game00), where the identifier misreads
     one card in four: the round starts with a note saying how wide the cards are and what to do, in the log and the
-    review; cards 45 px wide get none."""
+    review, and the detector is asked to fit its input to them; cards 45 px wide get no note."""
     from types import SimpleNamespace
 
     from vision.table import Seen
 
+    asked: list[tuple[int, tuple[int, int]]] = []
+
+    class Detector:  # stands in for models.CardDetector: grows its input where cards are small
+        def fit_cards(self, card_px: float, frame: tuple[int, int]) -> int | None:
+            asked.append((round(card_px), frame))
+            return 1280 if card_px < 30 else None
+
     def start(width: float) -> Chain:
         chain = Chain("racing-demon", {}, [("ann", "red"), ("bob", "blue")], arms=None)
+        chain.detect = Detector()  # type: ignore[assignment]
         chain.calibration = SimpleNamespace(seats=[], source="test", image_size=(1280, 720))  # type: ignore[assignment]
         # cards turned every way, each 1.4 times as long as wide
         quads = [cv2.boxPoints(((100.0 + 80 * k, 200.0), (width, 1.4 * width), 30.0 * k)) for k in range(5)]
@@ -160,3 +168,10 @@ def test_a_round_filmed_with_cards_too_small_to_read_says_so() -> None:
     assert len(notes) == 1 and "20 px wide in this 1280x720 video" in notes[0].reason
     assert any("20 px wide" in n for n in small.notes)
     assert not [e for e in start(45.0).events if isinstance(e, Correction)]
+    # Before the seats are taken, the detector is asked to fit its input to the dealt cards: larger, said in the
+    # review's notes; cards wide enough leave it as it is.
+    faces = small.seen
+    assert small._fit_detector(faces) and asked == [(20, (1280, 720))]
+    assert any("looks at the frame 1280 px across" in n for n in small.notes)
+    wide = start(45.0)
+    assert not wide._fit_detector(wide.seen) and not any("looks at" in n for n in wide.notes)
