@@ -27,6 +27,7 @@ from vision.calibrate import Calibration
 from vision.capture import Source
 from vision.detections import Detections
 from vision.e2e import compare, injected_seqs, load_game
+from vision.models import CardDetector
 from vision.oracle import oracle_detections
 from vision.pipeline import Chain, detect_ahead
 from vision.table import Seen
@@ -93,8 +94,26 @@ def record(
         frames.append((frame.t, frame.index, frame.image.shape, list(chain.seen)))
     chain.finish(t)
     with (game / f"cache-{tag}.pkl").open("wb") as f:
-        pickle.dump({"models": str(models), "fps": fps, "calibration": calibration, "frames": frames, "end": t}, f)
+        # How the detector looked at the round's start, when it may fit its input to the cards (``fit_cards``): the
+        # replay asks the same, so it takes the seats from the same frames as the review did.
+        fitting = None if models is None else {"imgsz": reader.detector.imgsz, "fits": reader.detector.fits}
+        pickle.dump({"models": str(models), "fps": fps, "calibration": calibration, "frames": frames, "end": t,
+                     "detector_fit": fitting}, f)  # fmt: skip
     return compare(truth, chain.events, until=filmed, injected=injected_seqs(game))
+
+
+class _Fitting:
+    """Stands in for the detector of a recording made with it fitting its input to the cards: decides as it did (the
+    imgsz grows once), finds nothing (the recorded cards come from ``_Replayed``)."""
+
+    def __init__(self, imgsz: int) -> None:
+        self.imgsz, self.fits = imgsz, True
+
+    def fit_cards(self, card_px: float, frame: tuple[int, int]) -> int | None:
+        return CardDetector.fit_cards(self, card_px, frame)  # type: ignore[arg-type]
+
+    def __call__(self, image: np.ndarray) -> None:
+        return None
 
 
 class _Replayed:
@@ -112,7 +131,10 @@ def replay(game: Path, tag: str, arms: bool = True) -> tuple[dict[str, Any], Cha
         cache = pickle.load(f)
     chain, truth, filmed = _chain(game, calibration=cache["calibration"])
     chain.tracks = _Replayed(cache["frames"])  # type: ignore[assignment]
-    chain.detect = lambda image: None  # type: ignore[assignment,return-value]
+    fitting = cache.get("detector_fit")
+    chain.detect = (  # type: ignore[assignment]
+        _Fitting(fitting["imgsz"]) if fitting and fitting["fits"] else (lambda image: None)
+    )
     # The frames themselves are fed again (the chain watches arms over the table in them); the cards are replayed.
     video = Source.open(game / "game.mp4").frames(1) if arms else iter(())
     if not arms:
