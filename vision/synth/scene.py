@@ -298,6 +298,7 @@ class SceneRenderer:
         rng = np.random.default_rng(self.seed)
         w = self.style.size[0]
         self.ppm = w * 1.05 / self.geometry.width  # canvas pixels per table mm, close to the frame's own scale
+        self.row = self.geometry.row(self.line_size)  # along each seat's row (seat mm): demon, line, waste, stock
         cw, ch = round(self.geometry.width * self.ppm), round(self.geometry.height * self.ppm)
         margin = round(0.12 * max(cw, ch))
         self.margin = margin
@@ -511,7 +512,7 @@ class SceneRenderer:
                 continue
             t = p.table
             back = self._image(pid, None)
-            x0 = -pitch * (self.line_size + 2) / 2
+            x0 = self.row[0]
             # Demon: a squared stack with visible thickness, the top card face up.
             demon = list(t.demon)
             unturned = bool(demon) and (pid, "demon", str(demon[-1])) in going_back
@@ -538,13 +539,13 @@ class SceneRenderer:
                 if cards and (pid, f"line:{li + 1}", str(cards[-1])) in lifted:
                     cards = cards[:-1]
                 for j, c in enumerate(cards):
-                    placed.append(self._place(seat, x0 + pitch * (li + 1), j * LADDER_STEP_MM, self._image(pid, c), str(c), pid,
+                    placed.append(self._place(seat, self.row[li + 1], j * LADDER_STEP_MM, self._image(pid, c), str(c), pid,
                                               f"line:{li + 1}", jitter_key=(pid, 2000 + li * 60 + j)))  # fmt: skip
             # Waste: squared, the last three fanned.
             waste = list(t.waste)
             if waste and (pid, "waste", str(waste[-1])) in lifted:
                 waste = waste[:-1]
-            wx = x0 + pitch * (self.line_size + 1.15)
+            wx = self.row[-2]
             fan_from = max(0, len(waste) - 3)
             for k, c in enumerate(waste):
                 off = max(0, k - fan_from) * 12.0
@@ -630,14 +631,12 @@ class SceneRenderer:
         return out
 
     def _slot(self, seat: Seat, where: str) -> np.ndarray:
-        pitch = self.geometry.pitch
-        x0 = -pitch * (self.line_size + 2) / 2
         if where == "demon":
-            return seat.to_table(x0, 0)
+            return seat.to_table(self.row[0], 0)
         if where == "waste":
-            return seat.to_table(x0 + pitch * (self.line_size + 1.15) + 24, 0)
+            return seat.to_table(self.row[-2] + 24, 0)
         if where.startswith("line:"):
-            return seat.to_table(x0 + pitch * int(where[5:]), 30)
+            return seat.to_table(self.row[int(where[5:])], 30)
         return seat.to_table(0, 0)
 
     # --- drawing ----------------------------------------------------------------------------------
