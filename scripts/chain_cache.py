@@ -74,6 +74,7 @@ def record(
         for k, v in (detector or {}).items():
             setattr(reader.detector, k, v)
         chain, truth, filmed = _chain(game, detect=reader.detector, identify=reader.identifier, frame_rate=rate)
+        start_imgsz = reader.detector.imgsz
     frames: list[tuple[float, int, tuple[int, ...], list[Seen]]] = []
     calibration: Calibration | None = None
     t = 0.0
@@ -96,7 +97,8 @@ def record(
     with (game / f"cache-{tag}.pkl").open("wb") as f:
         # How the detector looked at the round's start, when it may fit its input to the cards (``fit_cards``): the
         # replay asks the same, so it takes the seats from the same frames as the review did.
-        fitting = None if models is None else {"imgsz": reader.detector.imgsz, "fits": reader.detector.fits}
+        fitting = None if models is None else {"imgsz": start_imgsz, "fits": reader.detector.fits,
+                                                "fitted": reader.detector.imgsz}  # fmt: skip
         pickle.dump({"models": str(models), "fps": fps, "calibration": calibration, "frames": frames, "end": t,
                      "detector_fit": fitting}, f)  # fmt: skip
     return compare(truth, chain.events, until=filmed, injected=injected_seqs(game))
@@ -106,11 +108,13 @@ class _Fitting:
     """Stands in for the detector of a recording made with it fitting its input to the cards: decides as it did (the
     imgsz grows once), finds nothing (the recorded cards come from ``_Replayed``)."""
 
-    def __init__(self, imgsz: int) -> None:
-        self.imgsz, self.fits = imgsz, True
+    def __init__(self, imgsz: int, fitted: int | None) -> None:
+        self.imgsz, self.fits, self.fitted = imgsz, True, fitted
+        self.backend = "recorded"  # (the side it grew to is the recording's: it may have been an int8 export's)
 
     def fit_cards(self, card_px: float, frame: tuple[int, int]) -> int | None:
-        return CardDetector.fit_cards(self, card_px, frame)  # type: ignore[arg-type]
+        side = CardDetector.fit_cards(self, card_px, frame)  # type: ignore[arg-type]
+        return side if side is None or self.fitted is None else self.fitted
 
     def __call__(self, image: np.ndarray) -> None:
         return None
@@ -133,7 +137,7 @@ def replay(game: Path, tag: str, arms: bool = True) -> tuple[dict[str, Any], Cha
     chain.tracks = _Replayed(cache["frames"])  # type: ignore[assignment]
     fitting = cache.get("detector_fit")
     chain.detect = (  # type: ignore[assignment]
-        _Fitting(fitting["imgsz"]) if fitting and fitting["fits"] else (lambda image: None)
+        _Fitting(fitting["imgsz"], fitting.get("fitted")) if fitting and fitting["fits"] else (lambda image: None)
     )
     # The frames themselves are fed again (the chain watches arms over the table in them); the cards are replayed.
     video = Source.open(game / "game.mp4").frames(1) if arms else iter(())

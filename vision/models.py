@@ -152,6 +152,8 @@ WATCHING: dict[str, Any] = {"iou": 0.95, "same_card_gap": 0.14, "shrink": (1.0,)
 # round's start (``CardDetector.fit_cards``), up to ``FIT_MAX_IMGSZ`` and the frame's own size: the detector learnt
 # cards 20-30 px wide there (a table of four at 1280x720 and 896). At 1920x1080, seven players' cards (38-41 px) lie
 # 18-19 px wide at 896; at 1280 twelve games of five to eight players read 742 plays right against 679 (session 58).
+# On int8 it grows on to the next size with an int8 export (models/int8: 1088 and 1280 besides 896), which reads as
+# well as the float export at the size asked and runs faster (docs/pipeline.md, session 59).
 FIT_CARD_PX = 20.0
 FIT_MAX_IMGSZ = 1280
 # Still photos (``demonref detect``, ``evaluate models``): looked at as taken and shrunk 1.5, 2 and 3 times, the
@@ -209,13 +211,19 @@ class CardDetector:
     def fit_cards(self, card_px: float, frame: tuple[int, int]) -> int | None:
         """Grows the input side (``fits`` only) so that cards ``card_px`` wide in frames ``frame`` (width, height) big
         lie ``FIT_CARD_PX`` wide at it, up to ``FIT_MAX_IMGSZ`` and the frame's longer side. Returns the new side, or
-        None where it stays. The sizes the int8 export was not made for run on the float export, slower."""
+        None where it stays. On int8, the side grows on to the next size with an int8 export (``demonref quantize
+        detector --imgsz``), where there is one: the sizes it was not made for run on the float export, slower."""
         longer = max(frame)
         if not self.fits or card_px * self.imgsz / longer >= FIT_CARD_PX:
             return None
-        side = min(FIT_MAX_IMGSZ, longer, math.ceil(FIT_CARD_PX * longer / card_px / 32) * 32) // 32 * 32
+        largest = min(FIT_MAX_IMGSZ, longer) // 32 * 32
+        side = min(largest, math.ceil(FIT_CARD_PX * longer / card_px / 32) * 32)
         if side <= self.imgsz:
             return None
+        if self.backend == "int8":  # the next size up with an int8 export, if any: faster than float at the one asked
+            width, height = frame
+            shapes = ((s, network_shape(height, width, s)) for s in range(side, largest + 1, 32))
+            side = next((s for s, shape in shapes if find_int8(self.path, shape) is not None), side)
         self.imgsz = side
         return side
 

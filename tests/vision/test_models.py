@@ -283,12 +283,17 @@ def test_the_detector_input_for_a_watched_table_can_be_chosen_and_a_bad_one_is_r
     assert bad.exit_code == 2 and "multiple of 32" in bad.stderr and not (tmp_path / "r").exists()
 
 
-def test_a_watched_table_with_small_cards_gets_a_larger_detector_input_unless_one_was_chosen() -> None:
+def test_a_watched_table_with_small_cards_gets_a_larger_detector_input_unless_one_was_chosen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """At 1920x1080 eight players' cards are 29 px wide: 13.5 px at the default 896 input, smaller than the detector
     learnt them (20-30 px). Watching, the input grows to bring them to 20 px (a multiple of 32, at most 1280 and the
-    frame's own side); cards wide enough keep 896, and so does a size given with ``--detector-size``."""
+    frame's own side); cards wide enough keep 896, and so does a size given with ``--detector-size``. On int8 it
+    grows on to the next size that has an int8 export, where one does (here none but 896's)."""
+    import vision.models
     from vision.models import CardReader
 
+    monkeypatch.setattr(vision.models, "find_int8", lambda path, shape: path if shape == (512, 896) else None)
     watching = CardReader.load(MODELS, watch=True).detector
     assert watching.fit_cards(45.3, (1920, 1080)) is None and watching.imgsz == 896  # 21 px at 896
     assert watching.fit_cards(38.1, (1920, 1080)) == 1024 == watching.imgsz  # 17.8 px at 896; 20.3 at 1024
@@ -298,3 +303,25 @@ def test_a_watched_table_with_small_cards_gets_a_larger_detector_input_unless_on
     assert small.fit_cards(18.0, (1280, 720)) == 1280  # at most the frame's own side
     chosen = CardReader.load(MODELS, watch=True, detector_size=896).detector
     assert chosen.fit_cards(29.8, (1920, 1080)) is None and chosen.imgsz == 896
+
+
+def test_a_detector_on_int8_grows_its_input_to_the_next_size_with_an_int8_export(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Fitting its input to small cards, a detector on int8 takes the next size up that has an int8 export of its
+    weights (the others run on the float export, slower); none up to the largest, it takes the size asked. A detector
+    on the float export takes the size asked."""
+    import vision.models
+    from vision.models import CardReader
+
+    made = {(512, 896), (640, 1088), (736, 1280)}
+    monkeypatch.setattr(vision.models, "find_int8", lambda path, shape: path if shape in made else None)
+    on_int8 = CardReader.load(MODELS, watch=True).detector
+    assert on_int8.backend == "int8"
+    assert on_int8.fit_cards(38.1, (1920, 1080)) == 1088 == on_int8.imgsz  # 1024 asked
+    made = {(512, 896), (640, 1088)}
+    on_int8 = CardReader.load(MODELS, watch=True).detector
+    assert on_int8.fit_cards(34.0, (1920, 1080)) == 1152  # 1152 asked; none at 1152-1280
+    on_float = CardReader.load(MODELS, watch=True).detector
+    on_float.backend = "openvino"
+    assert on_float.fit_cards(38.1, (1920, 1080)) == 1024
