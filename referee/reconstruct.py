@@ -1578,6 +1578,17 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 if (
                     player is not None
                     and source == "demon"
+                    and card in demon_left.get(player, frozenset())
+                    and (last_move := laddered.get(player)) is not None
+                    and last_move[1] == card
+                ):
+                    # The demon's last card logged moved to the line: played from there, not flipped again and played
+                    # (r-s167/game02, real models: p4's demon 7C, lifted for the clubs pile, was read in line:4 as the
+                    # hand passed over it and "laddered"; played from the demon too, it left the demon twice).
+                    source = last_move[2]
+                if (
+                    player is not None
+                    and source == "demon"
                     and late_flips.get(player, state.demon_tops.get(player)) != card
                 ):
                     # The demon showed this card too briefly for its flip to be committed (or the flip was misread):

@@ -2891,3 +2891,24 @@ def test_a_line_card_read_right_once_as_its_player_lifts_it_is_still_theirs() ->
     ]
     plays = [e for e in reconstruct(views) if isinstance(e, Play)]
     assert [(e.player, str(e.card), e.source) for e in plays] == [("b", "2S", "line:1")]
+
+
+def test_a_demon_card_read_in_the_line_as_it_passed_and_then_played_leaves_the_demon_once() -> None:
+    """a's demon 7C is lifted for the clubs pile; as the hand passes over line:4 (an 8C, which the 7C cannot go on) the
+    place reads 7C for one view, then shows the 8C again, and the 7C lands on the 6C with a's arm over it
+    (r-s167/game02, real models). Logged moved to the line, the card is played from there: it does not leave the demon
+    a second time, by a late flip and a play from the demon."""
+    line = ("6D", "10S", "2S", "8C")
+    six = (pile("d", "6C"),)
+    views = [view(0.1 * k, six, pv("a", "7C", line)) for k in range(7)]
+    views += [view(0.7 + 0.1 * k, six, pv("a", None, (None, *line[1:]), occluded=True)) for k in range(3)]
+    views += [view(1.0, six, pv("a", "10H", ("6D", None, None, "8C"), occluded=True))]
+    views += [view(1.1, six, pv("a", "10H", ("6D", "10S", None, "7C")))]
+    views += [view(1.2 + 0.1 * k, six, pv("a", "10H", ("6D", "10S", None, "9D"))) for k in range(2)]
+    views += [view(1.4, six, pv("a", "10H", line))]
+    views += [view(1.5 + 0.1 * k, (replace(pile("d", "7C"), reached=("a",)),), pv("a", "10H", line)) for k in range(15)]
+    events = reconstruct(views)
+    assert [s for s in summary(events) if s[0] == "play"] == [("play", "a", "7C", "d", "line:4", False)]
+    start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
+    state = replay([start, *[replace(e, seq=i) for i, e in enumerate(events)]])
+    assert state.players["a"].demon_left == 12
