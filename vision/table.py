@@ -27,6 +27,11 @@ from vision.calibrate import CARD_MM, Calibration, Seat
 from vision.synth.faces import BACK_COLOURS
 
 LADDER_REACH_MM = 14 * 21.0  # how far a ladder can grow towards its player
+# A demon is one pile, never laddered: a face lying further towards its player than this from the row, nearest the
+# demon's place, lies on the ladder of the line place beside it, drawn aslant (r-s161/game02, oracle: p4's 6S on the
+# 7H of line:1, 68 mm down its ladder and 24 degrees off the seat's own down, lay nearer the demon's place than line:1's
+# and was taken for the demon's top for six seconds).
+DEMON_DROP_MM = 0.5 * CARD_MM[1]
 PILE_RADIUS_MM = 0.6 * CARD_MM[1]  # cards closer than this to a pile's centre belong to that pile
 # In the middle, faces closer than this to a surer reading show the same place: the detector, keeping every card of a
 # ladder (models.WATCHING), also keeps a loose box on a foundation, and a pile's top is its highest card read.
@@ -522,6 +527,8 @@ class TableModel:
             column, where = min(g.columns, key=lambda kv: abs(kv[1] - lx))
             if column != "waste" and abs(where - lx) > g.pitch * 0.6:
                 column = "waste" if abs(g.waste - lx) < abs(g.demon - lx) else column
+            if column == "demon" and ly > DEMON_DROP_MM:
+                column = min((kv for kv in g.columns if kv[0].startswith("line:")), key=lambda kv: abs(kv[1] - lx))[0]
             dist = abs(ly)
             if best is None or dist < best[0]:
                 best = (dist, g.player, column)

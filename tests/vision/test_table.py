@@ -651,6 +651,21 @@ def test_a_back_beyond_the_demons_end_of_a_row_is_no_stock() -> None:
     assert seat_of_back([seat], np.array([600.0 - 260.0, 700.0])) is None  # past the demon: no stock of hers
 
 
+def test_a_ladder_card_drawn_aslant_towards_the_demon_is_the_lines_not_the_demons() -> None:
+    """A demon is one pile: a face lying more than half a card's length towards its player from the row is on a
+    ladder, though it lies nearer the demon's place than the line's (r-s161/game02, oracle: p4's 6S on the 7H of
+    line:1, 68 mm down a ladder laid 24 degrees off the seat's down, was taken for the demon's top for six seconds)."""
+    seat = Seat("ann", (600.0, 700.0), (0.0, 1.0), -150.0, (-75.0, 0.0, 75.0, 150.0), 240.0)
+    model = TableModel(IDENTITY.with_seats([seat]), line_size=4)
+
+    def at(along: float, down: float) -> np.ndarray:
+        return np.array([600.0 + along, 700.0 + down])
+
+    assert model.assign(at(-118.0, 68.0)) == ("ann", "line:1")  # 32 mm from the demon's place, 43 from line:1's
+    assert model.assign(at(-140.0, 30.0)) == ("ann", "demon")  # a demon card put down a little low
+    assert model.assign(at(-150.0, -20.0)) == ("ann", "demon")
+
+
 def turned_card(centre: np.ndarray, down: np.ndarray, card: str | None, *, colour: str | None = None) -> Seen:
     """A card lying squared to a seat whose ``down`` points from the table's middle to the player."""
     right = np.array([down[1], -down[0]])
