@@ -688,6 +688,22 @@ def _line_newcomer(
     )
 
 
+def _came_onto(
+    card: Card, pv: PlayerView, before: Mapping[Card, Sighting], since: float, t: float
+) -> tuple[Card, str] | None:
+    """The one card that came onto a card of ``pv``'s line as ``card`` left the demon (``_came_to_line``), where
+    ``card`` may lie and it may not: ``card`` itself, misread there (r-s161/game01, real models: p3's demon QD, put on
+    the KS of line:4, read KD there; its late flip passed over it, and the demon counted a card too many)."""
+    return _came_to_line(
+        card,
+        pv,
+        before,
+        since,
+        t,
+        lambda c, seen: seen.before is not None and can_ladder(seen.before, card) and not can_ladder(seen.before, c),
+    )
+
+
 def _laddered(seen: Sighting | None) -> str | None:
     """The place in the line a demon card was seen to go to and lie at (``seen``: its last sighting), though it is
     out of sight now: a card put on it since, or a hand over the line (e2e-s38/game02, real models: p4's demon QC,
@@ -1155,9 +1171,18 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         now = pv.playable()
         for c in shown:
             where = now.get(c, "")
-            if c == card or c in demon_left.get(pid, frozenset()) or not where.startswith("line:"):
+            if c == card or c in demon_left.get(pid, frozenset()):
                 continue
-            if c != top:
+            if not where.startswith("line:"):
+                # The committed top, not read in the line, went there misread as a card that cannot lie where it
+                # lies (``_came_onto``), or where it went was not seen.
+                seen = state.playable.get(pid, {}).get(c)
+                lifted = seen.last if seen is not None and seen.place == "demon" else view.t
+                onto = _came_onto(c, pv, state.playable.get(pid, {}), lifted, view.t) if c == top else None
+                if onto is None or onto[0] in shown:
+                    continue
+                where = onto[1]
+            elif c != top:
                 log_flip(pid, c, seen_late=True)
             log_ladder(pid, c, where)
             demon_left[pid] = demon_left.get(pid, frozenset()) | {c}

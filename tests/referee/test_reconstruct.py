@@ -2074,6 +2074,30 @@ def test_a_late_flip_ladders_the_demon_cards_it_passes_over_that_lie_in_the_line
     assert not state.flags
 
 
+def test_a_late_flip_ladders_the_demon_top_it_passes_over_read_in_the_line_as_a_card_that_cannot_lie_there() -> None:
+    """a's demon QD goes onto the KS of line:4, where it is read KD (a card that cannot lie on a KS), while the AS
+    under it shows a second and is played (r-s161/game01, real models). The late flip of the AS passes over the QD:
+    it went to line:4, where a QD may lie, and its move is logged, so the demon counts two cards gone, not one."""
+    line = ("5D", "QC", "6D")
+    views = [view(0.1 * k, (), pv("a", "QD", (*line, "KS"))) for k in range(40)]
+    views += [view(4.0 + 0.1 * k, (), pv("a", None, (*line, "KS"), occluded=True)) for k in range(2)]
+    views += [view(4.2, (), pv("a", "AS", (*line, None)))]
+    views += [view(4.3 + 0.1 * k, (), pv("a", "AS", (*line, "KD"))) for k in range(9)]
+    views += [view(5.2 + 0.1 * k, (), pv("a", None, (*line, "KD"), occluded=True)) for k in range(3)]
+    ace = (replace(pile("d", "AS"), reached=("a",)),)
+    views += [view(5.5 + 0.1 * k, ace, pv("a", "9C", (*line, "KD"))) for k in range(20)]
+    events = reconstruct(views)
+    assert summary(events)[:3] == [
+        ("ladder", "a", "QD", "demon", "line:4"),
+        ("flip", "a", "AS"),
+        ("play", "a", "AS", "d", "demon", False),
+    ]
+    start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
+    state = replay([start, *events])
+    assert state.players["a"].demon_left == 11
+    assert not state.flags
+
+
 def test_a_demon_reading_of_a_card_the_line_shows_is_not_a_demon_card() -> None:
     """The demon read 5C for three views while a's line showed its 5C: a misreading of the demon (a deck has one 5C),
     not a card of it, so the late flip does not ladder the line's 5C."""
