@@ -1176,9 +1176,12 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             if not where.startswith("line:"):
                 # The committed top, not read in the line, went there misread as a card that cannot lie where it
                 # lies (``_came_onto``), or where it went was not seen.
-                seen = state.playable.get(pid, {}).get(c)
+                if c != top:
+                    continue
+                area = state.playable.get(pid, {})
+                seen = area.get(c)
                 lifted = seen.last if seen is not None and seen.place == "demon" else view.t
-                onto = _came_onto(c, pv, state.playable.get(pid, {}), lifted, view.t) if c == top else None
+                onto = _came_onto(c, pv, area, lifted, view.t)
                 if onto is None or onto[0] in shown:
                     continue
                 where = onto[1]
