@@ -2084,7 +2084,7 @@ def test_a_late_flip_ladders_the_demon_top_it_passes_over_read_in_the_line_as_a_
     views += [view(4.2, (), pv("a", "AS", (*line, None)))]
     views += [view(4.3 + 0.1 * k, (), pv("a", "AS", (*line, "KD"))) for k in range(9)]
     views += [view(5.2 + 0.1 * k, (), pv("a", None, (*line, "KD"), occluded=True)) for k in range(3)]
-    ace = (replace(pile("d", "AS"), reached=("a",)),)
+    ace = (reached_pile("d", "AS", "a"),)
     views += [view(5.5 + 0.1 * k, ace, pv("a", "9C", (*line, "KD"))) for k in range(20)]
     events = reconstruct(views)
     assert summary(events)[:3] == [
@@ -2930,7 +2930,7 @@ def test_a_demon_card_read_in_the_line_as_it_passed_and_then_played_leaves_the_d
     views += [view(1.1, six, pv("a", "10H", ("6D", "10S", None, "7C")))]
     views += [view(1.2 + 0.1 * k, six, pv("a", "10H", ("6D", "10S", None, "9D"))) for k in range(2)]
     views += [view(1.4, six, pv("a", "10H", line))]
-    views += [view(1.5 + 0.1 * k, (replace(pile("d", "7C"), reached=("a",)),), pv("a", "10H", line)) for k in range(15)]
+    views += [view(1.5 + 0.1 * k, (reached_pile("d", "7C", "a"),), pv("a", "10H", line)) for k in range(15)]
     events = reconstruct(views)
     assert [s for s in summary(events) if s[0] == "play"] == [("play", "a", "7C", "d", "line:4", False)]
     start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
