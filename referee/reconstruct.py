@@ -408,7 +408,9 @@ def _lost(view: PlayerView | None, card: Card) -> bool:
 
 def _gone(had: list[tuple[str, str]], card: Card, now: Mapping[str, PlayerView]) -> list[tuple[str, str]]:
     """Those of ``had`` whose area is in full view and no longer shows ``card`` where it was, and that was not seen
-    covered there."""
+    covered there, nor shows on its line place a card that may lie on it (a ladder built on it, or its card put
+    back on it: r-s174/game00, oracle: p1 lifted the 8H off its line's 9C and put it back; the 9C, no longer in view,
+    was taken for gone, and p4's 9C, laddered and played within a second, went to p1)."""
     return [
         (pid, place)
         for pid, place in had
@@ -416,6 +418,7 @@ def _gone(had: list[tuple[str, str]], card: Card, now: Mapping[str, PlayerView])
         and not view.occluded
         and view.playable().get(card) != place
         and card not in view.buried
+        and not (place.startswith("line:") and (on := view.at(place)) is not None and can_ladder(card, on))
     ]
 
 

@@ -2936,3 +2936,18 @@ def test_a_demon_card_read_in_the_line_as_it_passed_and_then_played_leaves_the_d
     start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
     state = replay([start, *[replace(e, seq=i) for i, e in enumerate(events)]])
     assert state.players["a"].demon_left == 12
+
+
+def test_a_line_card_covered_by_a_card_that_may_lie_on_it_is_not_a_copy_gone_when_another_lands() -> None:
+    """a lifted its line's 8H off the 9C under it and put it back two seconds later (no card arrived: nothing is
+    reported buried). As b's waste 9C lands, a's 9C, seen on top till then, is covered, not gone: b played it."""
+    eight, nine = pile("c", "8C"), pile("c", "9C")
+    views = [
+        *(
+            view(t, (eight,), pv("a", "4D", (l1, "KS")), pv("b", "2H", waste="9C"))
+            for t, l1 in ((0, "8H"), (0.2, "8H"), (0.5, "9C"), (1.5, "9C"), (2.5, "9C"), (2.7, "8H"), (3.0, "8H"))
+        ),
+        view(3.3, (eight,), pv("a", "4D", ("8H", "KS")), pv("b", "2H", waste="5S")),
+        *(view(t, (nine,), pv("a", "4D", ("8H", "KS")), pv("b", "2H", waste="5S")) for t in (3.6, 3.8, 4.3, 4.8)),
+    ]
+    assert plays(reconstruct(views)) == [("play", "b", "9C", "c", "waste", False)]
