@@ -406,11 +406,22 @@ def _lost(view: PlayerView | None, card: Card) -> bool:
     return view is not None and not view.occluded and card not in view.playable() and card not in view.buried
 
 
+def _laddered_on(card: Card, seen: Sighting | None, view: PlayerView | None) -> bool:
+    """``card``, last seen (``seen``) on a place of the line, lies under the card that place shows now, which may lie
+    on it (a ladder built on it, or its card put back on it), the area in full view."""
+    return (
+        seen is not None
+        and view is not None
+        and not view.occluded
+        and seen.place.startswith("line:")
+        and (on := view.at(seen.place)) is not None
+        and can_ladder(card, on)
+    )
+
+
 def _gone(had: list[tuple[str, str]], card: Card, now: Mapping[str, PlayerView]) -> list[tuple[str, str]]:
     """Those of ``had`` whose area is in full view and no longer shows ``card`` where it was, and that was not seen
-    covered there, nor shows on its line place a card that may lie on it (a ladder built on it, or its card put
-    back on it: r-s174/game00, oracle: p1 lifted the 8H off its line's 9C and put it back; the 9C, no longer in view,
-    was taken for gone, and p4's 9C, laddered and played within a second, went to p1)."""
+    covered there."""
     return [
         (pid, place)
         for pid, place in had
@@ -418,7 +429,6 @@ def _gone(had: list[tuple[str, str]], card: Card, now: Mapping[str, PlayerView])
         and not view.occluded
         and view.playable().get(card) != place
         and card not in view.buried
-        and not (place.startswith("line:") and (on := view.at(place)) is not None and can_ladder(card, on))
     ]
 
 
@@ -448,7 +458,10 @@ def _attribute(
         # copies, the arm not heeded, and p1 credited). A card read once as its own player lifts it stays one.
         had = [(pid, place) for pid, place in had if pid in reached or not _glimpse_in_line(before[pid][card])]
     gone = _gone(had, card, now)
-    if not _at_once(before, card, gone) and (arm := _one_reached(had, reached)):
+    # An arm does not name a deck whose copy lies under a card of its line that may lie on it (r-s174/game00, real
+    # models: p1's arm, over the piles for p1's own 8C and 9H, took p4's 9C, though p1's 9C lay under p1's 8H).
+    free = [(pid, place) for pid, place in had if not _laddered_on(card, before[pid][card], now.get(pid))]
+    if not _at_once(before, card, gone) and (arm := _one_reached(free, reached)):
         return arm[0][0], arm[0][1], [pid for pid, _ in had]
     if origin is not None and card not in played.get(origin, frozenset()):
         place = next((pl for pid, pl in had if pid == origin), None)
@@ -463,6 +476,7 @@ def _attribute(
     if (
         len(reached) == 1
         and card not in played.get(reached[0], frozenset())
+        and not _laddered_on(card, before.get(reached[0], {}).get(card), now.get(reached[0]))
         and not conflict
         and not _left_steadily(gone, card, before, t)
     ):
@@ -755,18 +769,22 @@ def _laddered_over(pv: PlayerView, seen: Mapping[Card, Sighting]) -> PlayerView:
     if pv.occluded:
         return pv
     now = pv.playable()
-    under = [
+    under = {
         s.before
         for c, place in now.items()
         if place.startswith("line:")
         and (s := seen.get(c)) is not None
         and s.place == place
         and s.before is not None
-        and s.before not in now
-        and s.before not in pv.buried
         and can_ladder(s.before, c)
-    ]
-    return replace(pv, buried=(*pv.buried, *under)) if under else pv
+    }
+    # A card seen lately on a line place that now shows a card that goes on it lies under that card, whatever the
+    # place showed between (r-s174/game00, oracle: p1 lifted the 8H off its line's 9C and put it back two seconds
+    # later; the 8H's stay there went on from before, so it came onto nothing, the 9C, no longer in view, was taken
+    # for gone, and p4's 9C, laddered and played within a second, went to p1).
+    under.update(c for c, s in seen.items() if _laddered_on(c, s, pv))
+    under -= {*now, *pv.buried}
+    return replace(pv, buried=(*pv.buried, *sorted(under, key=str))) if under else pv
 
 
 def _at_once(before: Mapping[str, Mapping[Card, Sighting]], card: Card, places: list[tuple[str, str]]) -> bool:

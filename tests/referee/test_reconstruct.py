@@ -2938,10 +2938,14 @@ def test_a_demon_card_read_in_the_line_as_it_passed_and_then_played_leaves_the_d
     assert state.players["a"].demon_left == 12
 
 
-def test_a_line_card_covered_by_a_card_that_may_lie_on_it_is_not_a_copy_gone_when_another_lands() -> None:
+@pytest.mark.parametrize("arms", [(), ("a",)])
+def test_a_line_card_covered_by_a_card_that_may_lie_on_it_is_not_a_copy_gone_when_another_lands(
+    arms: tuple[str, ...],
+) -> None:
     """a lifted its line's 8H off the 9C under it and put it back two seconds later (no card arrived: nothing is
-    reported buried). As b's waste 9C lands, a's 9C, seen on top till then, is covered, not gone: b played it."""
-    eight, nine = pile("c", "8C"), pile("c", "9C")
+    reported buried). As b's waste 9C lands, a's 9C, seen on top till then, is covered, not gone: b played it, not one
+    of two; nor does a's arm over the pile (a reaching for another card there) make it a's."""
+    eight, nine = pile("c", "8C"), replace(pile("c", "9C"), reached=arms)
     views = [
         *(
             view(t, (eight,), pv("a", "4D", (l1, "KS")), pv("b", "2H", waste="9C"))
