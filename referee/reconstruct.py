@@ -31,7 +31,7 @@ class Sighting(NamedTuple):
     since: float  # seen there since (gaps under RECENT_SECONDS allowed)
     before: Card | None  # the card seen at that place just before it
     run: float | None  # since when every view of the area in full sight has shown it there (None: one did not)
-    prior: Sighting | None = None  # where the card was seen before it showed at this place (one step back)
+    prior: Sighting | None = None  # where the card was seen before it showed at this place (two steps back at most)
 
 
 class Credit(NamedTuple):
@@ -455,8 +455,11 @@ def _attribute(
         # A line place read as the card in one view only, in the area of a player whose arm was not seen over the
         # pile, is a hand passing over the line, not a copy (e2e-s130/game02, real models: p1's line read AC once as
         # p1's arm passed over it, as p2's waste AC, taken by p2's arm, landed; the two were taken for a conflict's
-        # copies, the arm not heeded, and p1 credited). A card read once as its own player lifts it stays one.
-        had = [(pid, place) for pid, place in had if pid in reached or not _glimpse_in_line(before[pid][card])]
+        # copies, the arm not heeded, and p1 credited). So is a waste read as the card once (r-s175/game02, real
+        # models: p2's waste top read AS once as p2 lifted it, a 10C, while p1's AS was carried to the pile; the AS
+        # went to p2).
+        # A card read once as its own player lifts it stays one.
+        had = [(pid, place) for pid, place in had if pid in reached or not _glimpse(before[pid][card])]
     gone = _gone(had, card, now)
     # An arm does not name a deck whose copy lies under a card of its line that may lie on it (r-s174/game00, real
     # models: p1's arm, over the piles for p1's own 8C and 9H, took p4's 9C, though p1's 9C lay under p1's 8H).
@@ -493,9 +496,9 @@ def _attribute(
     return None, None, pool
 
 
-def _glimpse_in_line(seen: Sighting) -> bool:
-    """The card of sighting ``seen`` was read at a place of the line in one view only."""
-    return seen.place.startswith("line:") and seen.last == seen.since
+def _glimpse(seen: Sighting) -> bool:
+    """The card of sighting ``seen`` was read at a place of the line or on the waste in one view only."""
+    return seen.place != "demon" and seen.last == seen.since
 
 
 def _last_seen(card: Card, playable: Mapping[str, Mapping[Card, Sighting]]) -> float:
@@ -702,6 +705,29 @@ def _line_newcomer(
         since,
         t,
         lambda _c, seen: seen.before is None and (seen.prior is None or seen.prior.last > seen.prior.since),
+    )
+
+
+def _read_leaving(
+    card: Card, pv: PlayerView, before: Mapping[Card, Sighting], since: float, t: float
+) -> tuple[Card, str] | None:
+    """The one card that came to ``pv``'s line as ``card`` left the demon (``_came_to_line``) and was read on the
+    demon as it left, seen nowhere else in the area before that (a card that was came from there, and the demon's
+    reading was a hand carrying it past): ``card`` itself, misread on the demon while it lay there
+    (r-s174/game02, real models: p2's demon QS, read JC for five seconds, read QS once as it was lifted and put into
+    an emptied place of the line; the flip past the "JC" was logged alone, and the demon counted a card too many)."""
+    return _came_to_line(
+        card,
+        pv,
+        before,
+        since,
+        t,
+        lambda _c, seen: (
+            _from_demon(seen)
+            and seen.prior is not None
+            and seen.prior.prior is None
+            and seen.prior.last >= since - TWIN_SECONDS
+        ),
     )
 
 
@@ -1888,6 +1914,12 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                             # s44/game01, real models: p4's dealt 7C, laddered, unread in the line for 12 s, then read
                             # there as a hand hid the KC demon, was "flipped" and laddered again).
                             twin = None
+                    if twin is None:
+                        twin = _read_leaving(cur, pv, area, left_at, view.t)
+                        if twin is not None and (
+                            twin[0] in flipped.get(pid, {}) or twin[0] in demon_left.get(pid, frozenset())
+                        ):
+                            twin = None
                     if twin is not None and came_back(pid, twin[0]):
                         # The copy there was logged coming back off a pile (a conflict's second, or a card the rules
                         # refused, taken back), not off the demon (e2e-s55/game01, oracle: p1's 7C, taken back off
@@ -2157,6 +2189,11 @@ def _read_as(
     return m
 
 
+def _one_step(seen: Sighting) -> Sighting:
+    """``seen`` as the sighting before another: with where it was seen before itself, and no further back."""
+    return seen._replace(prior=seen.prior._replace(prior=None) if seen.prior is not None else None)
+
+
 def _remember(recent: Mapping[Card, Sighting], pv: PlayerView, t: float) -> dict[Card, Sighting]:
     """A player's playable cards seen in the last ``RECENT_SECONDS``: where, when each was last seen there, since
     when it has been seen there (gaps under ``RECENT_SECONDS`` allowed), what that place showed before it, and
@@ -2181,7 +2218,7 @@ def _remember(recent: Mapping[Card, Sighting], pv: PlayerView, t: float) -> dict
             seen[c] = was._replace(last=t, run=t if was.run is None else was.run)
             continue
         before = last[0] if (last := _last_at(seen, place, c, t, RECENT_SECONDS)) is not None else None
-        seen[c] = Sighting(place, t, t, before, t, was._replace(prior=None) if was is not None else None)
+        seen[c] = Sighting(place, t, t, before, t, _one_step(was) if was is not None else None)
     # A card seen at a place in one view only, the card it covered showing there again right after: a misreading
     # of that card, not a card that was there to play (s10/game00, real models: p2's line card read "AD" at 0.59
     # once made p2 the one who played p1's AD). Where the card was seen before stands (s11/game02: p2's 3H, in its

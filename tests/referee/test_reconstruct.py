@@ -1747,13 +1747,14 @@ def test_a_demon_top_flipped_past_alone_that_shows_again_for_a_while_was_never_g
 
 
 def test_a_play_two_gone_copies_wait_on_goes_to_the_one_arm_when_no_copy_comes_back() -> None:
-    """a's AC lies on its waste and leaves it; b's waste, being dealt, reads AC for one view just then; the AC lands
+    """a's AC lies on its waste and leaves it; b's waste, being dealt, reads AC for two views just then; the AC lands
     with a's arm the one seen over the pile. Both copies are gone, so the play waits for the conflict's second to
     come back. None does within PENDING_SECONDS: there was no conflict, and the arm says whose the card was
-    (e2e-s96/game00, real models). Without an arm seen, nothing says, and the play stays unattributed."""
+    (e2e-s96/game00, real models, where b's waste read AC for one view: such a glimpse, in the area of a deck whose
+    arm was not over the pile, is no copy now). Without an arm seen, nothing says, and the play stays unattributed."""
 
     def run(arms: tuple[str, ...]) -> list:  # type: ignore[type-arg]
-        wastes = [("AC", "KS"), ("AC", "KS"), ("AC", "KS"), ("AC", "KS"), ("9S", "JD"), ("9S", "AC"), ("9S", None)]
+        wastes = [("AC", "KS"), ("AC", "KS"), ("AC", "KS"), ("AC", "KS"), ("9S", "AC"), ("9S", "AC"), ("9S", None)]
         views = [view(0.1 * k, (), pv("a", "QH", (), aw), pv("b", "JH", (), bw)) for k, (aw, bw) in enumerate(wastes)]
         landed = replace(pile("c", "AC"), reached=arms)
         views += [view(1.0, (landed,), pv("a", "QH", (), "9S"), pv("b", "JH", (), "3C"))]
@@ -2459,20 +2460,26 @@ def test_a_demon_card_read_on_the_demon_as_it_left_and_then_in_an_empty_place_is
     """a's demon JC is committed as "QC"; read JC on the demon once a second before and once as it is lifted, it then
     lies in the empty line:1 while the demon shows the 6H under it (e2e-s39b/game00, real models: hands over the
     demon between). The JC came to the line from the demon: it is the demon's top moved there, though seen on the
-    demon first. Read JC on the demon in one view only, it is no sign (a glance: e2e-s36/game01, p2's demon 8D read 3D
-    once as a 3D went to the line), and the QC is waited for as before."""
+    demon first. Read JC on the demon once only, as it left, it is the top too, unless the JC lay elsewhere in the area
+    before (on the waste here): then it came from there, read on the demon as a hand carried it past (e2e-s36/game01,
+    p2's demon 8D read 3D once as a 3D went to the line), and the QC is waited for as before."""
 
-    def run(glances: tuple[float, ...]) -> list[tuple]:  # type: ignore[type-arg]
+    def run(glances: tuple[float, ...], waste: str | None = None) -> list[tuple]:  # type: ignore[type-arg]
         def demon(t: float) -> str | None:  # JC at a glance, then a hand over the demon for 0.4 s
             return "JC" if t in glances else None if any(0 < t - g <= 0.4 for g in glances) else "QC"
 
-        views = [view(k / 10, (), pv("a", demon(k / 10), (None, "9C"))) for k in range(41)]  # past the deal's start
+        def lying(t: float) -> str | None:  # the waste's card, lifted a moment before the last glance
+            return waste if t < glances[-1] - 0.2 else None
+
+        views = [view(k / 10, (), pv("a", demon(k / 10), (None, "9C"), lying(k / 10))) for k in range(41)]
         views += [view(4.1 + 0.1 * k, (), pv("a", None, (None, "9C"))) for k in range(2)]
         views += [view(4.3 + 0.1 * k, (), pv("a", "6H", ("JC", "9C"))) for k in range(20)]
         return summary(reconstruct(views))
 
-    assert run((3.0, 4.0)) == [("flip", "a", "JC"), ("ladder", "a", "JC", "demon", "line:1"), ("flip", "a", "6H")]
-    assert ("ladder", "a", "JC", "demon", "line:1") not in run((4.0,))
+    laddered = [("flip", "a", "JC"), ("ladder", "a", "JC", "demon", "line:1"), ("flip", "a", "6H")]
+    assert run((3.0, 4.0)) == laddered
+    assert run((4.0,)) == laddered
+    assert ("ladder", "a", "JC", "demon", "line:1") not in run((4.0,), waste="JC")
 
 
 def test_a_reading_between_two_readings_of_the_new_demon_top_is_no_card_of_the_demon() -> None:
@@ -2889,16 +2896,21 @@ def test_a_lone_ace_its_players_area_showed_as_another_ace_is_that_ace_when_a_ca
     assert [f.code for f in replay([start, *alone]).flags] != []
 
 
-def test_a_line_place_read_as_the_card_once_is_no_copy_of_it_when_that_players_arm_was_not_over_the_pile() -> None:
+@pytest.mark.parametrize("place", ["line", "waste"])
+def test_a_place_read_as_the_card_once_is_no_copy_of_it_when_that_players_arm_was_not_over_the_pile(place: str) -> None:
     """a's waste AC lies in view a second and is taken by a's arm (the one seen over the pile as it lands); as it goes,
-    b's line, under b's passing hand, reads AC for one view and then a card it had not shown. That reading, with b's
-    arm nowhere near the pile, was no copy of the AC: the two are no conflict's copies (where the arm over the pile is
-    often the loser's), and the play is a's."""
-    views = [view(0.1 * k, (), pv("a", "KS", (), "AC"), pv("b", "QD", ("QH",))) for k in range(11)]
+    b's line (or waste), under b's hand, reads AC for one view and then a card it had not shown. That reading, with
+    b's arm nowhere near the pile, was no copy of the AC: the two are no conflict's copies (where the arm over the pile
+    is often the loser's), and the play is a's."""
+
+    def b(card: str) -> PlayerView:
+        return pv("b", "QD", (card,)) if place == "line" else pv("b", "QD", ("8S",), card)
+
+    views = [view(0.1 * k, (), pv("a", "KS", (), "AC"), b("QH")) for k in range(11)]
     views += [
-        view(1.0, (), pv("a", "KS", (), "AC"), pv("b", "QD", ("AC",))),
-        view(1.1, (), pv("a", "KS", (), "9D"), pv("b", "QD", ("JS",))),
-        view(1.2, (replace(pile("c", "AC"), reached=("a",)),), pv("a", "KS", (), "9D"), pv("b", "QD", ("JS",))),
+        view(1.0, (), pv("a", "KS", (), "AC"), b("AC")),
+        view(1.1, (), pv("a", "KS", (), "9D"), b("JS")),
+        view(1.2, (replace(pile("c", "AC"), reached=("a",)),), pv("a", "KS", (), "9D"), b("JS")),
     ]
     plays = [e for e in reconstruct(views) if isinstance(e, Play)]
     assert [(e.player, str(e.card), e.source) for e in plays] == [("a", "AC", "waste")]
@@ -2955,3 +2967,27 @@ def test_a_line_card_covered_by_a_card_that_may_lie_on_it_is_not_a_copy_gone_whe
         *(view(t, (nine,), pv("a", "4D", ("8H", "KS")), pv("b", "2H", waste="5S")) for t in (3.6, 3.8, 4.3, 4.8)),
     ]
     assert plays(reconstruct(views)) == [("play", "b", "9C", "c", "waste", False)]
+
+
+def test_a_demon_top_misread_till_it_left_is_the_card_read_as_it_left_that_came_to_an_emptied_place() -> None:
+    """a's demon QS was read JC while it lay there, and QS once as it was lifted; it went into line:1, which the 5H
+    had left for the 6C. It is the QS that moved (no twin of the JC, no newcomer to a place never used): the demon
+    loses one card, not none."""
+    piles = (pile("d", "4D"),)
+    views = [
+        *(view(t, piles, pv("a", "JC", ("5H", "6C"))) for t in (0, 1, 2, 3, 4, 5)),
+        *(view(t, piles, pv("a", "JC", (None, "5H"))) for t in (5.2, 5.4, 5.8)),
+        view(6.0, piles, pv("a", "QS", (None, "5H"))),
+        view(6.1, piles, pv("a", None, (None, "5H"))),
+        *(view(t, piles, pv("a", "JD", (None, "5H"))) for t in (6.2, 6.4, 6.6, 6.8)),
+        *(view(t, piles, pv("a", "JD", ("QS", "5H"))) for t in (7.0, 7.2, 7.4, 7.6, 8.0)),
+    ]
+    events = reconstruct(views)
+    assert summary(events) == [
+        ("flip", "a", "QS"),
+        ("ladder", "a", "QS", "demon", "line:1"),
+        ("flip", "a", "JD"),
+    ]
+    start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
+    state = replay([start, *[replace(e, seq=i) for i, e in enumerate(events)]])
+    assert state.players["a"].demon_left == 12
