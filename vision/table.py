@@ -20,7 +20,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from referee.cards import KING, QUEEN, Card
+from referee.cards import KING, QUEEN, Card, can_ladder
 from referee.tableview import PileView, PlayerView, TableView
 from vision.arms import Arms
 from vision.calibrate import CARD_MM, Calibration, Seat
@@ -509,7 +509,8 @@ class TableModel:
         self._resting: dict[int, tuple[str, str, np.ndarray, str]] = {}
         self._exposed: set[int] = set()  # tracks of the cards on top of their column last time (the playable ones)
         self._sure: set[int] = set()  # tracks of the resting cards last time that were surely the card read
-        self._buried: dict[str, dict[str, float]] = {}  # player -> card covered there (not taken) -> when
+        # player -> card covered there (not taken) -> when, and in which column
+        self._buried: dict[str, dict[str, tuple[float, str]]] = {}
         self._tops: dict[tuple[str, str], Card | None] = {}  # (player, column) -> its uppermost card last time
 
     def assign(self, xy: np.ndarray) -> tuple[str | None, str | None]:
@@ -608,7 +609,7 @@ class TableModel:
                 ):
                     self._lifted.setdefault(card, {})[pid] = t
             elif dealt[pid] >= 2 or any(self._arrived(f, f_xy) for f, f_xy in newly):
-                self._buried.setdefault(pid, {})[card] = t
+                self._buried.setdefault(pid, {})[card] = (t, column)
         self._resting = resting
         self._sure = sure
         # A card the tracker lost in flight is the same card just lifted from one area, unless that area shows
@@ -661,10 +662,15 @@ class TableModel:
                 lifting = top is not None and str(top) in buried
                 if not lifting:
                     self._tops[(seat.player, column)] = top
-                buried.update({s.card: t for s, _ in items if s.card is not None and _card(s.card) != top
+                buried.update({s.card: (t, column) for s, _ in items if s.card is not None and _card(s.card) != top
                                and not (lifting and _card(s.card) == was)})  # fmt: skip
             shown = {str(c) for c in pv.playable()}
-            for c in [c for c, t0 in buried.items() if c in shown or t - t0 > BURIED_SECONDS]:
+            # A card covered in a line whose place shows on top a card it may lie on was lifted off that card, not
+            # covered (r-s163/game00, real models: p2's 3D, read QS once under the hand lifting it off its 4C, was
+            # reported covered for 20 s, so its play went to another deck).
+            tops = {column: _card_of(s) for column, s in uppermost.items() if column.startswith("line:")}
+            for c in [c for c, (t0, column) in buried.items() if c in shown or t - t0 > BURIED_SECONDS
+                      or ((top := tops.get(column)) is not None and can_ladder(top, Card.parse(c)))]:  # fmt: skip
                 del buried[c]
             players.append(replace(pv, buried=tuple(sorted((Card.parse(c) for c in buried), key=str))))
         foundations = self._piles(t, frame, _one_per_place(middle))

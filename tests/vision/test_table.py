@@ -307,6 +307,14 @@ def both_with_2h() -> tuple[TableModel, list[Seen], Seen, Seen, Seen]:
     return model, [s for s in seen if s.card != "2H"], ace, blue_two, red_two
 
 
+def on_reds_line(model: TableModel, red_two: Seen, mm: float, card: str, track: int) -> Seen:
+    """``card`` lying ``mm`` down red's line from red's 2H (a ladder grows towards its player; negative: up it), seen
+    as track ``track``."""
+    red = next(s for s in model.calibration.seats if s.player == "red")
+    (x, y), (dx, dy) = red_two.centre(), np.asarray(red.down) * mm
+    return tracked(card_at(x + dx, y + dy, card), track)
+
+
 def test_a_card_snatched_from_an_area_between_two_frames_is_credited_to_that_area() -> None:
     """The tracker never saw blue's 2H move (gone from the line in one frame, on the pile in the next, under a
     new track): the foundation still knows where it came from, while a card nobody lifted gets no origin."""
@@ -557,25 +565,22 @@ def test_a_card_seen_lying_under_another_in_a_line_is_reported_buried() -> None:
     x, y = red_two.centre()
     red = next(s for s in model.calibration.seats if s.player == "red")
     toward = np.asarray(red.down) * 21  # a ladder grows towards its player
-    on_it = tracked(card_at(x + toward[0], y + toward[1], "3C"), 77)
+    on_it = tracked(card_at(x + toward[0], y + toward[1], "AC"), 77)
     view = model.view(0.1, 2, [*rest, blue_two, red_two, on_it, ace])
     red_view = view.player("red")
-    assert red_view is not None and red_view.line[0] == Card.parse("3C") and red_view.buried == (Card.parse("2H"),)
+    assert red_view is not None and red_view.line[0] == Card.parse("AC") and red_view.buried == (Card.parse("2H"),)
     assert view.player("blue").buried == ()  # type: ignore[union-attr]
 
 
 def test_a_card_lifted_off_the_one_it_covered_is_not_reported_buried() -> None:
-    """Red's 3C lies on their 2H, then is picked up: in the frame it rises off, the 2H shows on top again while the
-    3C is still seen, nearer the line's start than it lay. The 3C is being lifted, not covered (e2e-s28/game00,
+    """Red's AS lies on their 2H, then is picked up: in the frame it rises off, the 2H shows on top again while the
+    AS is still seen, nearer the line's start than it lay. The AS is being lifted, not covered (e2e-s28/game00,
     oracle: such a card taken for covered left the conflict's winner out of the pile's candidates)."""
     model, rest, ace, blue_two, red_two = both_with_2h()
-    x, y = red_two.centre()
-    red = next(s for s in model.calibration.seats if s.player == "red")
-    toward = np.asarray(red.down)
-    on_it = tracked(card_at(x + toward[0] * 21, y + toward[1] * 21, "3C"), 77)
+    on_it = on_reds_line(model, red_two, 21, "AS", 77)
     model.view(0.1, 2, [*rest, blue_two, red_two, on_it, ace])
     assert model.view(0.2, 3, [*rest, blue_two, red_two, on_it, ace]).player("red").buried == (Card.parse("2H"),)  # type: ignore[union-attr]
-    rising = tracked(card_at(x - toward[0] * 12, y - toward[1] * 12, "3C"), 78)  # a new track as it moves
+    rising = on_reds_line(model, red_two, -12, "AS", 78)  # a new track as it moves
     red_view = model.view(0.3, 4, [*rest, blue_two, red_two, rising, ace]).player("red")
     assert red_view is not None and red_view.line[0] == Card.parse("2H") and red_view.buried == ()
 
@@ -586,20 +591,32 @@ def test_a_card_lifted_while_a_hand_shows_a_deeper_card_a_moment_is_not_reported
     start: the 9D is being lifted, not covered (r-f61/game01, oracle: such a card taken for covered, the conflict's
     second copy it was, put down and taken back, went unflagged)."""
     model, rest, ace, blue_two, red_two = both_with_2h()
-    x, y = red_two.centre()
-    red = next(s for s in model.calibration.seats if s.player == "red")
-    toward = np.asarray(red.down)
-    three = tracked(card_at(x + toward[0] * 21, y + toward[1] * 21, "3C"), 77)
-    nine = tracked(card_at(x + toward[0] * 42, y + toward[1] * 42, "9D"), 78)
+    three = on_reds_line(model, red_two, 21, "3C", 77)
+    nine = on_reds_line(model, red_two, 42, "9D", 78)
     model.view(0.1, 2, [*rest, blue_two, red_two, three, nine, ace])
     dealt = model.view(0.2, 3, [*rest, blue_two, red_two, three, nine, ace]).player("red")
     assert dealt is not None and dealt.line[0] == Card.parse("9D")
     assert set(dealt.buried) == {Card.parse("2H"), Card.parse("3C")}
     model.view(0.3, 4, [*rest, blue_two, red_two, ace])  # the hand hides the 3C and the 9D a moment
-    rising = tracked(card_at(x - toward[0] * 12, y - toward[1] * 12, "9D"), 79)
+    rising = on_reds_line(model, red_two, -12, "9D", 79)
     red_view = model.view(0.4, 5, [*rest, blue_two, red_two, three, rising, ace]).player("red")
     assert red_view is not None and red_view.line[0] == Card.parse("3C")
     assert Card.parse("9D") not in red_view.buried
+
+
+def test_a_card_read_under_another_is_not_reported_buried_once_the_card_it_lay_on_shows_on_top() -> None:
+    """Red's AS lies on their 2H; a hand over it is read as a KS lying further down, so the AS is seen under
+    another card for a frame. Then the AS is gone and the 2H shows on top: the AS, which may lie on the 2H, was lifted
+    off it, not covered, whatever was read over it (r-s163/game00, real models: p2's 3D, read under a QS as it was
+    lifted off its 4C, was reported covered for 20 s, and its play went to another deck)."""
+    model, rest, ace, blue_two, red_two = both_with_2h()
+    on_it = on_reds_line(model, red_two, 21, "AS", 77)
+    hand = on_reds_line(model, red_two, 42, "KS", 78)
+    model.view(0.1, 2, [*rest, blue_two, red_two, on_it, ace])
+    under = model.view(0.2, 3, [*rest, blue_two, red_two, on_it, hand, ace]).player("red")
+    assert under is not None and Card.parse("AS") in under.buried
+    red_view = model.view(0.3, 4, [*rest, blue_two, red_two, ace]).player("red")
+    assert red_view is not None and red_view.line[0] == Card.parse("2H") and red_view.buried == ()
 
 
 def test_a_covered_copy_that_goes_unseen_was_not_lifted() -> None:
