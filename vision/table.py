@@ -659,7 +659,7 @@ class TableModel:
                 # While cards are lifted off one after another (a hand over the column shows a card deeper down a
                 # moment), the top they are lifted from stays the one before the lifting began.
                 was = self._tops.get((seat.player, column))
-                lifting = top is not None and str(top) in buried
+                lifting = top is not None and buried.get(str(top), (0.0, ""))[1] == column
                 if not lifting:
                     self._tops[(seat.player, column)] = top
                 buried.update({s.card: (t, column) for s, _ in items if s.card is not None and _card(s.card) != top
