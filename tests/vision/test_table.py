@@ -307,11 +307,11 @@ def both_with_2h() -> tuple[TableModel, list[Seen], Seen, Seen, Seen]:
     return model, [s for s in seen if s.card != "2H"], ace, blue_two, red_two
 
 
-def on_reds_line(model: TableModel, red_two: Seen, mm: float, card: str, track: int) -> Seen:
-    """``card`` lying ``mm`` down red's line from red's 2H (a ladder grows towards its player; negative: up it), seen
-    as track ``track``."""
+def on_reds_line(model: TableModel, under: Seen, mm: float, card: str, track: int) -> Seen:
+    """``card`` lying ``mm`` down red's line from the card ``under`` (a ladder grows towards its player; negative: up
+    it), seen as track ``track``."""
     red = next(s for s in model.calibration.seats if s.player == "red")
-    (x, y), (dx, dy) = red_two.centre(), np.asarray(red.down) * mm
+    (x, y), (dx, dy) = under.centre(), np.asarray(red.down) * mm
     return tracked(card_at(x + dx, y + dy, card), track)
 
 
@@ -617,6 +617,22 @@ def test_a_card_read_under_another_is_not_reported_buried_once_the_card_it_lay_o
     assert under is not None and Card.parse("AS") in under.buried
     red_view = model.view(0.3, 4, [*rest, blue_two, red_two, ace]).player("red")
     assert red_view is not None and red_view.line[0] == Card.parse("2H") and red_view.buried == ()
+
+
+def test_a_card_covered_in_one_place_of_the_line_read_on_top_of_another_is_no_sign_of_lifting_there() -> None:
+    """Red's 2H lies under an AS in line:1. Then line:2 reads "2H" on top of its 8D, which still shows under it: the
+    8D is covered there. The 2H was covered in line:1, so its reading on line:2 says nothing of the 8D being lifted
+    off line:2 (a column's top that was covered in that column, shown again, is a card being lifted)."""
+    model, rest, ace, blue_two, red_two = both_with_2h()
+    eight = next(s for s in rest if s.card == "8D" and s.centre()[1] < 500)
+    on_it = on_reds_line(model, red_two, 21, "AS", 77)
+    model.view(0.1, 2, [*rest, blue_two, red_two, on_it, ace])
+    covered = model.view(0.2, 3, [*rest, blue_two, red_two, on_it, ace]).player("red")
+    assert covered is not None and covered.buried == (Card.parse("2H"),)
+    misread = on_reds_line(model, eight, 21, "2H", 88)
+    red_view = model.view(0.3, 4, [*rest, blue_two, red_two, on_it, misread, ace]).player("red")
+    assert red_view is not None and red_view.line[1] == Card.parse("2H")
+    assert Card.parse("8D") in red_view.buried
 
 
 def test_a_covered_copy_that_goes_unseen_was_not_lifted() -> None:
