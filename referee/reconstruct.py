@@ -791,7 +791,11 @@ def _laddered_over(pv: PlayerView, seen: Mapping[Card, Sighting]) -> PlayerView:
     card lifted off a line shows the one it lay on, a rank higher). e2e-s97/game02, real models: p3's 7S laddered
     from the demon onto its 8D, which the detector never reported covered; p2's 8D, played, went to nobody. (A place
     emptied and refilled from the demon before any view showed it empty would look the same; on 99 rendered games the
-    rule changed three: two right, one wrong.)"""
+    rule changed three: two right, one wrong.) So does any card seen lately on a line place that now shows a card
+    that goes on it, whatever the place showed between (``_laddered_on``; r-s174/game00, oracle: p1 lifted the 8H
+    off its line's 9C and put it back two seconds later; the 8H's stay there went on from before, so it came onto
+    nothing, the 9C, no longer in view, was taken for gone, and p4's 9C, laddered and played within a second, went
+    to p1)."""
     if pv.occluded:
         return pv
     now = pv.playable()
@@ -804,10 +808,6 @@ def _laddered_over(pv: PlayerView, seen: Mapping[Card, Sighting]) -> PlayerView:
         and s.before is not None
         and can_ladder(s.before, c)
     }
-    # A card seen lately on a line place that now shows a card that goes on it lies under that card, whatever the
-    # place showed between (r-s174/game00, oracle: p1 lifted the 8H off its line's 9C and put it back two seconds
-    # later; the 8H's stay there went on from before, so it came onto nothing, the 9C, no longer in view, was taken
-    # for gone, and p4's 9C, laddered and played within a second, went to p1).
     under.update(c for c, s in seen.items() if _laddered_on(c, s, pv))
     under -= {*now, *pv.buried}
     return replace(pv, buried=(*pv.buried, *sorted(under, key=str))) if under else pv
@@ -1905,21 +1905,16 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                             twin = early
                     if twin is not None and twin[0] in demon_left.get(pid, frozenset()):
                         twin = None  # moved from the demon and logged so before (e2e-s39b/game02, real models: p1's 8D)
-                    if twin is None:
-                        twin = _line_newcomer(cur, pv, area, left_at, view.t)
-                        if twin is not None and (
-                            twin[0] in flipped.get(pid, {}) or twin[0] in demon_left.get(pid, frozenset())
-                        ):
-                            # Already logged as a card of this demon, or as one that left it: not this one too (e2e-
-                            # s44/game01, real models: p4's dealt 7C, laddered, unread in the line for 12 s, then read
-                            # there as a hand hid the KC demon, was "flipped" and laddered again).
-                            twin = None
-                    if twin is None:
-                        twin = _read_leaving(cur, pv, area, left_at, view.t)
-                        if twin is not None and (
-                            twin[0] in flipped.get(pid, {}) or twin[0] in demon_left.get(pid, frozenset())
-                        ):
-                            twin = None
+                    for find in (_line_newcomer, _read_leaving):
+                        if twin is None:
+                            twin = find(cur, pv, area, left_at, view.t)
+                            if twin is not None and (
+                                twin[0] in flipped.get(pid, {}) or twin[0] in demon_left.get(pid, frozenset())
+                            ):
+                                # Already logged as a card of this demon, or as one that left it: not this one too
+                                # (e2e-s44/game01, real models: p4's dealt 7C, laddered, unread in the line for 12 s,
+                                # then read there as a hand hid the KC demon, was "flipped" and laddered again).
+                                twin = None
                     if twin is not None and came_back(pid, twin[0]):
                         # The copy there was logged coming back off a pile (a conflict's second, or a card the rules
                         # refused, taken back), not off the demon (e2e-s55/game01, oracle: p1's 7C, taken back off
