@@ -1216,23 +1216,25 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         shown = [top] if top is not None else []
         shown += [c for c, n, _t in state.demon_trail.get(pid, ()) if n >= 2 and c not in shown]
         now = pv.playable()
+        found: set[Card] = set()
         for c in shown:
             where = now.get(c, "")
             if c == card or c in demon_left.get(pid, frozenset()):
                 continue
             if not where.startswith("line:"):
-                # The committed top, not read in the line, went there misread as a card that cannot lie where it
-                # lies (``_came_onto``), or where it went was not seen.
-                if c != top:
-                    continue
+                # Not read in the line, it went there misread: as a card that cannot lie where it lies
+                # (``_came_onto``), or as its twin of colour (``_line_twin``; r-s168/game02, real models: p2's demon
+                # KS, read QS for 22 s and KS as it was lifted, went into an emptied place read KC; the 2S under it
+                # was played, and the late flip passed over the KS). Or where it went was not seen.
                 area = state.playable.get(pid, {})
                 seen = area.get(c)
                 lifted = seen.last if seen is not None and seen.place == "demon" else view.t
-                onto = _came_onto(c, pv, area, lifted, view.t)
-                if onto is None or onto[0] in shown:
+                onto = _came_onto(c, pv, area, lifted, view.t) or _line_twin(c, pv, area, lifted, view.t)
+                if onto is None or onto[0] in shown or onto[0] in found:
                     continue
+                found.add(onto[0])
                 where = onto[1]
-            elif c != top:
+            if c != top:
                 log_flip(pid, c, seen_late=True)
             log_ladder(pid, c, where)
             demon_left[pid] = demon_left.get(pid, frozenset()) | {c}

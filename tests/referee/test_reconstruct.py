@@ -2991,3 +2991,27 @@ def test_a_demon_top_misread_till_it_left_is_the_card_read_as_it_left_that_came_
     start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
     state = replay([start, *[replace(e, seq=i) for i, e in enumerate(events)]])
     assert state.players["a"].demon_left == 12
+
+
+def test_a_late_flip_ladders_a_card_the_demon_showed_as_it_left_read_in_the_line_as_its_twin() -> None:
+    """a's demon KS was read QS while it lay there and KS for three views as it was lifted; it went into line:1,
+    which the 5H had left, and was read KC there. The 2S under it was played before its flip was committed: the late
+    flip passes over the KS, which is laddered where its twin of colour came to lie (r-s168/game02, real models)."""
+    ace, four = pile("s", "AS"), pile("h", "4H")
+
+    def at(t: float, demon: str | None, line1: str | None, piles: tuple[PileView, ...] = (ace, four)) -> TableView:
+        return view(t, piles, pv("a", demon, (line1, "9D")))
+
+    views = [at(t, "QS", "5H") for t in (0, 1, 2, 3, 4, 5)]
+    views += [at(t, "QS", None, (ace, pile("h", "5H"))) for t in (5.5, 5.7, 5.9)]
+    views += [at(t, "KS", None, (ace, pile("h", "5H"))) for t in (6.0, 6.1, 6.2)]
+    views += [at(6.3, None, None, (ace, pile("h", "5H")))]
+    views += [at(t, "2S", None, (ace, pile("h", "5H"))) for t in (6.5, 6.6)]
+    views += [at(t, "2S", "KC", (ace, pile("h", "5H"))) for t in (6.8, 7.0, 7.2)]
+    views += [at(t, "JD", "KC", (pile("s", "2S"), pile("h", "5H"))) for t in (7.4, 7.6, 7.8, 8.0)]
+    moves = summary(reconstruct(views))
+    assert [m for m in moves if "demon" in m] == [
+        ("ladder", "a", "KS", "demon", "line:1"),
+        ("play", "a", "2S", "s", "demon", False),
+    ]  # two cards left the demon (the QS it was read as never did)
+    assert moves.index(("flip", "a", "KS")) < moves.index(("ladder", "a", "KS", "demon", "line:1"))
