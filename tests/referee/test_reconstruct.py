@@ -3015,3 +3015,17 @@ def test_a_late_flip_ladders_a_card_the_demon_showed_as_it_left_read_in_the_line
         ("play", "a", "2S", "s", "demon", False),
     ]  # two cards left the demon (the QS it was read as never did)
     assert moves.index(("flip", "a", "KS")) < moves.index(("ladder", "a", "KS", "demon", "line:1"))
+
+
+def test_a_demon_card_read_on_another_place_for_a_view_as_it_was_carried_still_came_from_the_demon() -> None:
+    """a's demon 10C is committed as "10S"; read 10C once as it is lifted, it is read for one view on line:3 as the hand
+    carries it over (the JS there read another card next), then lies in the empty line:4 while the demon shows the
+    9S. The glimpse on the way does not make it a card from elsewhere: it is the demon's top, moved (r-s165/game02,
+    real models)."""
+    views = [view(t, (), pv("a", "10S", ("4D", "KD", "JS", None))) for t in (0, 1, 2, 3, 4, 5)]
+    views += [view(5.2, (), pv("a", "10C", ("4D", "KD", "JS", None))), view(5.3, (), pv("a", None, ("4D", "KD", "JS")))]
+    views += [view(5.4, (), pv("a", "9S", ("4D", "KD", "10C", None))), view(5.5, (), pv("a", "9S", ("4D", "KD", "QS")))]
+    views += [view(t, (), pv("a", "9S", ("4D", "KD", "JS", "10C"))) for t in (5.7, 5.9, 6.1, 6.3, 6.5, 7.0)]
+    events = reconstruct(views)
+    assert summary(events) == [("flip", "a", "10C"), ("ladder", "a", "10C", "demon", "line:4"), ("flip", "a", "9S")]
+    assert events[0].extra.get("misread_as") == "10S"
