@@ -728,8 +728,8 @@ def _read_leaving(
         since,
         t,
         lambda _c, seen: (
-            _from_demon(seen)
-            and seen.prior is not None
+            seen.prior is not None
+            and seen.prior.place == "demon"
             and seen.prior.prior is None
             and seen.prior.last >= since - TWIN_SECONDS
         ),

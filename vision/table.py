@@ -670,7 +670,7 @@ class TableModel:
             # reported covered for 20 s, so its play went to another deck).
             tops = {column: _card_of(s) for column, s in uppermost.items() if column.startswith("line:")}
             for c in [c for c, (t0, column) in buried.items() if c in shown or t - t0 > BURIED_SECONDS
-                      or ((top := tops.get(column)) is not None and can_ladder(top, Card.parse(c)))]:  # fmt: skip
+                      or (tops.get(column) is not None and can_ladder(tops[column], Card.parse(c)))]:  # fmt: skip
                 del buried[c]
             players.append(replace(pv, buried=tuple(sorted((Card.parse(c) for c in buried), key=str))))
         foundations = self._piles(t, frame, _one_per_place(middle))
