@@ -646,7 +646,7 @@ def _from_demon(seen: Sighting) -> bool:
     hand carrying it over another place: r-s165/game02, real models: p1's demon 10C, committed as "10S", read on line:3
     for a view as it was carried to line:4, was not taken for the demon's card there, and its flip was logged alone)."""
     prior = seen.prior
-    if prior is not None and prior.place != "demon" and prior.since == prior.last and prior.prior is not None:
+    if prior is not None and _glimpse(prior) and prior.prior is not None:
         prior = prior.prior
     return prior is not None and prior.place == "demon"
 

@@ -668,7 +668,7 @@ class TableModel:
             # A card covered in a line whose place shows on top a card it may lie on was lifted off that card, not
             # covered (r-s163/game00, real models: p2's 3D, read QS once under the hand lifting it off its 4C, was
             # reported covered for 20 s, so its play went to another deck).
-            tops = {column: _card_of(s) for column, s in uppermost.items() if column.startswith("line:")}
+            tops = {f"line:{i + 1}": c for i, c in enumerate(pv.line)}
             for c in [c for c, (t0, column) in buried.items() if c in shown or t - t0 > BURIED_SECONDS
                       or (tops.get(column) is not None and can_ladder(tops[column], Card.parse(c)))]:  # fmt: skip
                 del buried[c]
