@@ -200,7 +200,9 @@ DOUBLE_SECONDS = 1.0
 CANDIDATE_MIN = 0.02  # the least probability a rule-consistent alternative reading needs when nothing else tells
 
 
-def _consistent(top: Card | None, pile: PileView, vanished: Callable[[Card], bool]) -> Card | None:
+def _consistent(
+    top: Card | None, pile: PileView, vanished: Callable[[Card], bool], played: Mapping[str, frozenset[Card]]
+) -> Card | None:
     """The pile's new top. A reading that does not simply continue the pile (a skip, or one the rules forbid)
     gives way to a top-k candidate that does: a misread is likelier than cards landing unseen. A reading of the
     top itself, or of an older card of the pile (the top under a hand), is what it says: nothing landed.
@@ -214,7 +216,10 @@ def _consistent(top: Card | None, pile: PileView, vanished: Callable[[Card], boo
     vanished too (an Ace covered by its 2 before the pile lay still: ``_new_cards``) is taken over a reading that
     starts no pile even so (e2e-s39/game00, real models: p4's AS lay 0.3 s before p2's 2S, read "2C" at 0.64 and
     2S at 0.35, covered it, and p2's line had read the 2S as a 2C too; the pile was never logged and twelve spades
-    were lost)."""
+    were lost). A reading no deck seen leaving gives way, too, to a candidate when every arm seen bringing it
+    belongs to a deck that has put that card down already and not the candidate (r-s167/game01, real models: p4's
+    waste AC, unseen in its area, was read AS at 0.66 and AC at 0.34 as a new pile, brought by p4's arm alone; p4's AS
+    lay on another pile, and its credit was taken away)."""
     read = pile.top
     if read is None:
         return None
@@ -224,12 +229,20 @@ def _consistent(top: Card | None, pile: PileView, vanished: Callable[[Card], boo
     lawful = _continues(top, read)
     if lawful and read_left:
         return read
+
+    def spent(card: Card) -> bool:
+        return bool(pile.reached) and all(card in played.get(arm, frozenset()) for arm in pile.reached)
+
     for card, p in pile.candidates:
         if card == read or not _continues(top, card):
             continue
         left = vanished(card)
         sure = p >= CANDIDATE_MIN
-        if (left and not read_left and (sure or not lawful)) or (not lawful and left == read_left and sure):
+        if (
+            (left and not read_left and (sure or not lawful))
+            or (not lawful and left == read_left and sure)
+            or (sure and not read_left and spent(read) and not spent(card))
+        ):
             return card
     if top is None and len(_new_cards(None, read, vanished)) == 1:
         for card, p in pile.candidates:
@@ -397,8 +410,35 @@ def _had(
     return [
         (pid, places[card].place)
         for pid, places in before.items()
-        if card in places and since - places[card].last <= RECENT_SECONDS and card not in played.get(pid, frozenset())
+        if card in places
+        and since - places[card].last <= RECENT_SECONDS
+        and card not in played.get(pid, frozenset())
+        and not _reread(card, places)
     ]
+
+
+NEXT_VIEW_SECONDS = 0.1  # two views this close follow each other (views come 1/15 s apart)
+
+
+def _reread(card: Card, seen: Mapping[Card, Sighting]) -> bool:
+    """``card``, read at a place of the line, was a misreading of the card read there since: that card showed there
+    the next view and in every view since (``Sighting.run``), for ``LAID_SECONDS`` at least, and neither could lie on the other, so
+    nothing was lifted off or put on (r-s167/game01, real models: p4's line JC, read 2C for 5.6 s, then JC; p2's 2C,
+    played, went to p4 when a 2S of p2's was read 2C)."""
+    was = seen[card]
+    if not was.place.startswith("line:"):
+        return False
+    return any(
+        s.place == was.place
+        and s.before == card
+        and 0 < s.since - was.last <= NEXT_VIEW_SECONDS
+        and s.run is not None
+        and s.run <= s.since + TIME_EPS
+        and s.last - s.since >= LAID_SECONDS
+        and not can_ladder(card, c)
+        and not can_ladder(c, card)
+        for c, s in seen.items()
+    )
 
 
 def _lost(view: PlayerView | None, card: Card) -> bool:
@@ -1424,7 +1464,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                 # another deck leaving its area just then is no sign that it did: e2e-check/game00, p1's refused 2C
                 # taken for p3's 2S "put in its place" as p3 lifted a 2S for another pile, and the pile's later clubs
                 # were judged against a 2C the rules never had).
-                fixed = _consistent(base, pile, vanished) if key in suspect and pile.top != before else None
+                fixed = _consistent(base, pile, vanished, played) if key in suspect and pile.top != before else None
                 # (A card the rules refused for who played it continues the pile: it lies there still.)
                 if fixed is not None and _continues(base, fixed) and fixed != before:
                     took_back = top_by.get(key)
@@ -1439,7 +1479,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     # last lawful top (an illegal card is no foundation to build on; and a misread illegal top
                     # followed by the next card of the pile's suit was that suit's card, inferred below).
                     illegal, before = before, base
-            new = _consistent(before, pile, vanished)
+            new = _consistent(before, pile, vanished, played)
             if new is None:
                 continue
             if (

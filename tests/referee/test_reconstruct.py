@@ -3029,3 +3029,43 @@ def test_a_demon_card_read_on_another_place_for_a_view_as_it_was_carried_still_c
     events = reconstruct(views)
     assert summary(events) == [("flip", "a", "10C"), ("ladder", "a", "10C", "demon", "line:4"), ("flip", "a", "9S")]
     assert events[0].extra.get("misread_as") == "10S"
+
+
+def test_a_new_pile_brought_by_the_arm_of_a_deck_that_put_its_reading_down_is_the_candidate_it_has_not() -> None:
+    """a's demon AS lands on f1. Later a new pile reads AS (0.66), AC a candidate (0.33), with a's arm alone over it
+    and no deck seen with either card: a has put its AS down, so the card is a's AC, misread, and a's first play
+    stands (r-s167/game01, real models: p4's waste AC read AS; p4's demon AS was unassigned as "another deck's")."""
+    areas = (pv("a", "9C", ("KS",), "5H"), pv("b", "8H", ("QC",), "6S"))
+    views = [view(0.1 * k, (), pv("a", "AS", ("KS",), "5H"), areas[1]) for k in range(3)]
+    views += [view(0.5 + 0.1 * k, (replace(pile("f1", "AS"), reached=("a",)),), *areas) for k in range(3)]
+    misread = PileView("f2", 0.0, 0.0, C("AS"), 0.66, ((C("AS"), 0.66), (C("AC"), 0.33)), reached=("a",))
+    views += [view(3.0 + 0.1 * k, (pile("f1", "AS"), misread), *areas) for k in range(3)]
+    events = reconstruct(views)
+    assert [s[:5] for s in summary(events) if s[0] == "play"] == [
+        ("play", "a", "AS", "f1", "demon"),
+        ("play", "a", "AC", "f2", None),
+    ]
+    assert not [e for e in events if isinstance(e, Correction)]
+
+
+def test_a_line_card_read_as_another_that_could_not_lie_with_it_was_a_misreading_of_that_card() -> None:
+    """a's line JC reads 2C for 3 s, then JC from the next view on; b's waste 2C leaves it and lands on the AC pile
+    with no arm seen. a's "2C" did not leave: neither card could lie on the other, so nothing was lifted off or put on
+    in one fifteenth of a second, and the play is b's (r-s167/game01, real models: p4's JC, read 2C for 5.6 s, made p4
+    a candidate for p2's 2C). Read JC for a moment only, the 2C may still have been there."""
+
+    def run(views_as_jc: int) -> str | None:
+        ace = pile("f1", "AC")
+        step = 1 / 15
+        views = [view(step * k, (ace,), pv("a", "9D", ("2C", "KS")), pv("b", "8H", (), "2C")) for k in range(45)]
+        views += [view(3.0 + step * k, (ace,), pv("a", "9D", ("JC", "KS")), pv("b", "8H", (), "2C"))
+                  for k in range(views_as_jc)]  # fmt: skip
+        t = 3.0 + step * views_as_jc
+        views += [view(t + step * k, (ace,), pv("a", "9D", ("JC", "KS")), pv("b", "8H", (), "7H")) for k in range(3)]
+        views += [view(t + 0.3 + step * k, (pile("f1", "2C"),), pv("a", "9D", ("JC", "KS")), pv("b", "8H", (), "7H"))
+                  for k in range(6)]  # fmt: skip
+        (two,) = [e for e in reconstruct(views) if isinstance(e, Play) and str(e.card) == "2C"]
+        return two.player
+
+    assert run(12) == "b"
+    assert run(2) is None
