@@ -516,6 +516,11 @@ def _attribute(
     conflict = _at_once(before, card, gone)
     if len(gone) > 1 and not conflict:
         gone = _one_reached(gone, reached) or gone
+    if len(gone) > 1 and not conflict:
+        # Of copies gone one after another, the one that lay there over one read in one view only (r-s161/game02,
+        # real models: p1's waste 2D lay 0.4 s and left; p3's waste, turned over under a hand, read 2D once).
+        lain = [(pid, place) for pid, place in gone if not _glimpse(before[pid][card])]
+        gone = lain if len(lain) == 1 else gone
     if (
         len(reached) == 1
         and card not in played.get(reached[0], frozenset())
@@ -1830,12 +1835,20 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             if (
                 credit.source is not None
                 and back[0] != credit.source
-                and _lain_on(card, back[0], state.playable.get(who, {}), back_in, back[1], played.get(who, frozenset()))
+                and (
+                    (back[0] in ("demon", "waste") and credit.source.partition(":")[0] != back[0])
+                    or _lain_on(
+                        card, back[0], state.playable.get(who, {}), back_in, back[1], played.get(who, frozenset())
+                    )
+                )
             ):
                 # A card taken back goes back where it came from (RULES.md, simultaneous plays), and one moved in
                 # the area goes to an empty place or onto a card it can go on: read elsewhere, in place of a card
                 # it cannot go on, it is that card misread (e2e-s105/game02, real models: p1's 3D, played from the
-                # waste, "back" on p1's line:1, whose 3H read 3D, was reassigned to p2, whose 3D never left).
+                # waste, "back" on p1's line:1, whose 3H read 3D, was reassigned to p2, whose 3D never left). Nor is
+                # anything put on a waste or a demon but its own cards: read on one it did not come from, it is
+                # another card misread (r-s173/game01, real models: p1's demon 7D went to p2 when p1's next waste
+                # card read 7D).
                 continue
             if back_in.playable()[card] == "demon" and demon_tops.get(who) != card:
                 if tops.get(key) != card:  # (``still_holds``: the top is a higher card of its suit)

@@ -1022,12 +1022,14 @@ def test_three_copies_gone_and_one_back_on_its_demon_go_by_the_arm_over_the_pile
 
 def test_a_conflict_first_resolved_the_wrong_way_is_put_right_when_the_copy_comes_back() -> None:
     """Both copies were in hands as the play landed; b's last sight fades first, so the play goes to a; then a's
-    copy is seen back: the play is b's after all, and a's copy is logged as the conflict's second."""
+    copy is seen back: the play is b's after all, and a's copy is logged as the conflict's second. (Each copy lay in
+    view for more than one view: a copy read in one view only gives way to one that lay there.)"""
     from referee.events import Correction
 
     events = reconstruct(
         [
             view(0, (pile("s", "AS"),), pv("a", "2S"), pv("b", "QD", ("2S",))),
+            view(0.5, (pile("s", "AS"),), pv("a", "2S"), pv("b", "QD", ("2S",))),
             view(1, (pile("s", "AS"),), pv("a", "2S"), pv("b", "QD", (None,))),
             view(1.2, (pile("s", "2S"),), pv("a", None), pv("b", "QD", (None,))),
             view(3.6, (pile("s", "2S"),), pv("a", None), pv("b", "QD", (None,))),
@@ -3069,3 +3071,39 @@ def test_a_line_card_read_as_another_that_could_not_lie_with_it_was_a_misreading
 
     assert run(12) == "b"
     assert run(2) is None
+
+
+def test_a_credited_card_read_on_a_waste_it_did_not_come_from_is_not_back() -> None:
+    """a's demon 7D lands with a's arm over the pile, a second after b's line 7D was last seen. Two seconds later a's
+    waste reads 7D steadily: a card taken back goes back where it came from, and nothing is put on a waste but the
+    cards turned from its stock, so that is another card misread, and the play stays a's (r-s173/game01, real
+    models: p1's demon 7D went to p2 when p1's next waste card read 7D). Read in the demon it came from, it is a's copy
+    back, and the play goes to b."""
+
+    def run(back_on: str) -> list[tuple[str, str | None]]:
+        b_line = [pv("b", "QC", ("7D",))] * 10 + [pv("b", "QC", (None,))] * 60
+        views = [view(0.1 * k, (pile("f1", "6D"),), pv("a", "7D", (), "5C"), b_line[k]) for k in range(18)]
+        landed = replace(pile("f1", "7D"), reached=("a",))
+        views += [view(1.8 + 0.1 * k, (landed,), pv("a", "9S", (), "5C"), b_line[18 + k]) for k in range(17)]
+        later = pv("a", "9S", (), "7D") if back_on == "waste" else pv("a", "7D", (), "5C")
+        views += [view(3.5 + 0.1 * k, (landed,), later, b_line[35 + k]) for k in range(15)]
+        return [(e.action, e.player) for e in reconstruct(views) if isinstance(e, Correction)]
+
+    assert run("waste") == []
+    assert run("demon") == [("reassign", "b")]
+
+
+def test_of_two_copies_gone_one_after_another_the_one_that_lay_there_outweighs_a_glimpse() -> None:
+    """a's waste 2D lies there 0.4 s and is lifted; 0.6 s later, as a hand turns b's waste over, b's waste reads 2D
+    in one view between views the hand hides; then the 2D shows on the pile, with no arm seen. The copy that lay
+    there is the one played: a card read once under a hand is no witness against it (r-s161/game02, real models:
+    p1's waste 2D went to nobody, p3's waste read 2D once as p3 turned it over)."""
+    step = 1 / 15
+    at = [(k * step, "AD", "KC", "8H") for k in range(15)]
+    at += [((15 + k) * step, "AD", "2D", "8H") for k in range(7)]
+    at += [((22 + k) * step, "AD", "4D", "8H") for k in range(7)]
+    at += [(29 * step, "AD", "4D", None), (30 * step, "AD", "4D", "2D"), (31 * step, "AD", "4D", None)]
+    at += [((32 + k) * step, "2D", "4D", "KD") for k in range(10)]
+    views = [view(t, (pile("f1", top),), pv("a", "QS", (), a), pv("b", "QC", (), b)) for t, top, a, b in at]
+    (two,) = [e for e in reconstruct(views) if isinstance(e, Play) and str(e.card) == "2D"]
+    assert (two.player, two.source) == ("a", "waste")
