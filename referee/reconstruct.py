@@ -787,14 +787,27 @@ def _came_onto(
     """The one card that came onto a card of ``pv``'s line as ``card`` left the demon (``_came_to_line``), where
     ``card`` may lie and it may not: ``card`` itself, misread there (r-s161/game01, real models: p3's demon QD, put on
     the KS of line:4, read KD there; its late flip passed over it, and the demon counted a card too many)."""
-    return _came_to_line(
-        card,
-        pv,
-        before,
-        since,
-        t,
-        lambda c, seen: seen.before is not None and can_ladder(seen.before, card) and not can_ladder(seen.before, c),
-    )
+
+    def onto(c: Card, seen: Sighting) -> bool:
+        return any(can_ladder(u, card) and not can_ladder(u, c) for u in _lay_under(before, seen, c, since))
+
+    return _came_to_line(card, pv, before, since, t, onto)
+
+
+def _lay_under(seen: Mapping[Card, Sighting], at: Sighting, card: Card, since: float) -> list[Card]:
+    """The cards that lay at the place of sighting ``at`` (of ``card``) until it came there, as a card left the demon
+    at ``since``: each read there for ``STEADY_SECONDS`` at least and last seen there no sooner than ``TWIN_SECONDS``
+    before ``since``. The readings of a hand carrying ``card`` over the place, a view or two each, are no such cards
+    (r-s168/game00, real models: p1's demon 9S, put on the 10H of line:4, was read 3S and JS on the way and 6S
+    there)."""
+    return [
+        c
+        for c, s in seen.items()
+        if c != card
+        and s.place == at.place
+        and s.last - s.since >= STEADY_SECONDS - TIME_EPS
+        and since - TWIN_SECONDS <= s.last <= at.since
+    ]
 
 
 def _laddered(seen: Sighting | None) -> str | None:

@@ -3107,3 +3107,25 @@ def test_of_two_copies_gone_one_after_another_the_one_that_lay_there_outweighs_a
     views = [view(t, (pile("f1", top),), pv("a", "QS", (), a), pv("b", "QC", (), b)) for t, top, a, b in at]
     (two,) = [e for e in reconstruct(views) if isinstance(e, Play) and str(e.card) == "2D"]
     assert (two.player, two.source) == ("a", "waste")
+
+
+def test_a_demon_card_put_on_a_line_card_is_found_past_the_readings_of_the_hand_that_carried_it() -> None:
+    """a's demon 9S is lifted as the 2H under it shows and put on the 10H of line:4: that place reads 3S and JS for a
+    view each as the hand carries it over, then 6S steadily (a 9 read upside down). The 2H is played from the demon
+    later. The 9S went onto the 10H, where it may lie and a 6S may not: laddered there, so the demon counts two
+    cards gone, not one (r-s168/game00, real models: the flip past the 9S was logged alone)."""
+    step = 1 / 15
+    line = ("4D", "9H", "4S")
+    at = [(k * step, "9S", "10H", "AH") for k in range(30)]
+    at += [((30 + k) * step, "2H", "10H", "AH") for k in range(6)]
+    at += [(36 * step, "2H", "3S", "AH"), (37 * step, "2H", "JS", "AH")]
+    at += [((38 + k) * step, "2H", "6S", "AH") for k in range(22)]
+    at += [((60 + k) * step, None, "6S", "AH") for k in range(2)]
+    at += [((62 + k) * step, "8S", "6S", "2H") for k in range(15)]
+    views = [view(t, (pile("f1", top),), pv("a", demon, (*line, four))) for t, demon, four, top in at]
+    moves = summary(reconstruct(views))
+    assert ("ladder", "a", "9S", "demon", "line:4") in moves
+    assert ("play", "a", "2H", "f1", "demon", False) in moves
+    assert moves.index(("ladder", "a", "9S", "demon", "line:4")) < moves.index(
+        ("play", "a", "2H", "f1", "demon", False)
+    )
