@@ -1365,6 +1365,11 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         credited = [c for c in credited if c.seq != p_seq]
         return True  # the deck keeps the card put down: the new play is its
 
+    def seen_since(pid: str, card: Card, t: float) -> bool:
+        """``pid``'s area showed ``card`` ``CARRY_SECONDS`` before ``t`` or later."""
+        seen = state.playable.get(pid, {}).get(card)
+        return seen is not None and seen.last >= t - CARRY_SECONDS
+
     def reassign_credit(credit: Credit, why: str, left: bool = True, back_at: str | None = None) -> None:
         """The play ``credit`` was not its player's: their copy went back to them (a conflict's second, taken back).
         The one other candidate whose card is gone gets it, and the copy taken back is logged as landing when it was
@@ -1383,6 +1388,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             and card not in played.get(pid, frozenset())]  # fmt: skip
         if len(others) > 1:  # of several, those whose copy left as the play landed (a copy covered in a waste did not)
             others = [(pid, place) for pid, place in others if pid in credit.gone_too]
+        # Nor one whose copy was last seen well before the play landed, and not since: it was covered, not put down
+        # (r-s161/game02, real models: p2's 7H went to p1, whose waste 7H had been covered 3.3 s before it landed).
+        others = [(pid, place) for pid, place in others if pid in credit.gone_too or seen_since(pid, card, credit.t)]
         first = credit.first_arm
         if (
             not others

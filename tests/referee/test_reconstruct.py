@@ -3129,3 +3129,23 @@ def test_a_demon_card_put_on_a_line_card_is_found_past_the_readings_of_the_hand_
     assert moves.index(("ladder", "a", "9S", "demon", "line:4")) < moves.index(
         ("play", "a", "2H", "f1", "demon", False)
     )
+
+
+def test_a_credited_card_back_goes_to_no_deck_whose_copy_was_covered_well_before_it_landed() -> None:
+    """a's line 7H lands with a's arm over the pile. b's waste showed a 7H until 2 s before, when b turned the waste
+    over it. Later a's line reads 7H at an empty place: whatever that is, b's copy, gone from view 2 s before the play
+    and not seen since, was covered, not put down, and the play stays a's (r-s161/game02, real models: p2's 7H went to
+    p1, whose waste 7H had been covered 3.3 s before). A copy last seen as the play landed still takes it."""
+
+    def run(b_gone: float) -> list[tuple[str, str | None]]:
+        views = []
+        for k in range(70):
+            t = 0.1 * k
+            b_waste = "7H" if t < b_gone else "9C"
+            a_line = ("7H", None) if t < 2.9 else (None, None) if t < 5.0 else (None, "7H")
+            top = replace(pile("f1", "7H"), reached=("a",)) if t >= 3.0 else pile("f1", "6H")
+            views.append(view(t, (top,), pv("a", "QS", a_line), pv("b", "QC", (), b_waste)))
+        return [(e.action, e.player) for e in reconstruct(views) if isinstance(e, Correction)]
+
+    assert run(1.0) == []
+    assert run(2.9) == [("reassign", "b")]
