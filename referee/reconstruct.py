@@ -810,6 +810,18 @@ def _lay_under(seen: Mapping[Card, Sighting], at: Sighting, card: Card, since: f
     ]
 
 
+def _one_per_twin(shown: list[Card | None]) -> list[Card | None]:
+    """The cards a demon showed, one per run of twins of colour read one after another: a card read by turns as
+    itself and its twin, not two cards (r-s173/game01, real models: p1's demon 10S, read 10S, 10C, 10S, 10C, was
+    laddered as the 10S and then flipped past as a 10C that went nowhere; the demon counted a card too many)."""
+    kept: list[Card | None] = []
+    for card in shown:
+        last = kept[-1] if kept else None
+        if card is None or last is None or card.rank != last.rank or card.colour != last.colour:
+            kept.append(card)
+    return kept
+
+
 def _laddered(seen: Sighting | None) -> str | None:
     """The place in the line a demon card was seen to go to and lie at (``seen``: its last sighting), though it is
     out of sight now: a card put on it since, or a hand over the line (e2e-s38/game02, real models: p4's demon QC,
@@ -1948,7 +1960,9 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         # was flipped past 4 s later, and the QS in the line was taken to have come too long before the QC went).
         shown_from: dict[Card | None, float] = {c: t for c, _n, t in reversed(seen_on)}
         seen_on = seen_on[: next((i for i, (c, _n, _t) in enumerate(seen_on) if c == target), len(seen_on))]
-        steps = [c for c, n, _t in seen_on if n >= 2 and c not in (old, target) and c not in left] + [target]
+        steps = _one_per_twin([c for c, n, _t in seen_on if n >= 2 and c not in (old, target) and c not in left])
+        steps.append(target)
+        placed: dict[str, Card] = {}  # the places of the line a card of the demon was logged moved to in this view
         cur = old
         alone = False  # the flip about to be logged follows no move seen of the card it replaces
         # An open play this top may have been is not its going while it shows on the player's line: one deck has one
@@ -2008,7 +2022,12 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
                     else:
                         where = _laddered(area.get(cur))
                 if where is not None and where.startswith("line:"):
-                    log_ladder(pid, moved, where)
+                    if where not in placed or can_ladder(placed[where], moved):
+                        log_ladder(pid, moved, where)
+                        placed[where] = moved
+                    # (else the card moved there already, read another way on the demon: a place of the line takes a
+                    # second card only on the first; r-s173/game01, real models: p1's demon 8C, read 8S then 8C, was
+                    # logged laddered to line:2 twice)
                     hold.pop(pid, None)
                 elif view.t - hold.setdefault(pid, shown_from.get(nxt, view.t)) < HOLD_SECONDS:
                     # The top is in a hand on its way to a foundation or the line: the flip waits for it, so the

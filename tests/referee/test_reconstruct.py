@@ -3149,3 +3149,37 @@ def test_a_credited_card_back_goes_to_no_deck_whose_copy_was_covered_well_before
 
     assert run(1.0) == []
     assert run(2.9) == [("reassign", "b")]
+
+
+def test_a_demon_card_read_as_its_twin_as_it_goes_to_the_line_is_laddered_once() -> None:
+    """a's demon 7S reads 7C for a few views as it is lifted, and the JH under it shows; the 7S goes to the empty
+    line:3, read 7C there for a third of a second, then 7S. One card went there: one ladder, and the demon counts one
+    card gone (r-s167/game01, real models: p4's 7S was logged laddered to line:3 twice, as 7S and as 7C)."""
+    step = 1 / 15
+    at = [(k * step, "7S", None) for k in range(15)]
+    at += [((15 + k) * step, "7C", None) for k in range(3)]
+    at += [((18 + k) * step, "JH", "7C") for k in range(5)]
+    at += [((23 + k) * step, "JH", "7S") for k in range(30)]
+    views = [view(t, (), pv("a", demon, ("7H", "KC", three, "6C"))) for t, demon, three in at]
+    events = reconstruct(views)
+    assert len([e for e in events if isinstance(e, Ladder)]) == 1
+    start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
+    assert replay([start, *events]).players["a"].demon_left == 12
+
+
+def test_a_demon_card_read_by_turns_as_itself_and_its_twin_is_one_card() -> None:
+    """a's demon 8S (an 8C, misread) goes to line:2, read 8C there; the 10S under it reads 10S, 10C, 10S, 10C by turns
+    before it goes to line:3, as the JD shows; then line:2 reads 8S. Two cards left the demon, not three or four: a
+    10C flipped past that went nowhere was the 10S, and the 8C read as 8S in the line is not a second card moved there
+    (r-s173/game01, real models: p1's demon counted two cards too many)."""
+    at = [(k, "8S", None, None) for k in range(15)]
+    at += [(15 + k, "8C", None, None) for k in range(8)]
+    turns = ["10S"] * 2 + ["10C"] * 7 + ["10S"] * 6 + ["10C"] * 2
+    at += [(23 + k, demon, "8C", None) for k, demon in enumerate(turns)]
+    at += [(40 + k, "JD", "8C", "10S") for k in range(16)]
+    at += [(56 + k, "JD", None, "10S") for k in range(3)]
+    at += [(59 + k, "JD", "8S", "10S") for k in range(40)]
+    views = [view(k / 15, (), pv("a", demon, ("KH", two, three, "10D"))) for k, demon, two, three in at]
+    events = reconstruct(views)
+    start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
+    assert replay([start, *events]).players["a"].demon_left == 11
