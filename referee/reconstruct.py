@@ -422,9 +422,9 @@ NEXT_VIEW_SECONDS = 0.1  # two views this close follow each other (views come 1/
 
 def _reread(card: Card, seen: Mapping[Card, Sighting]) -> bool:
     """``card``, read at a place of the line, was a misreading of the card read there since: that card showed there
-    the next view and in every view since (``Sighting.run``), for ``LAID_SECONDS`` at least, and neither could lie on the other, so
-    nothing was lifted off or put on (r-s167/game01, real models: p4's line JC, read 2C for 5.6 s, then JC; p2's 2C,
-    played, went to p4 when a 2S of p2's was read 2C)."""
+    the next view and in every view since (``Sighting.run``), for ``LAID_SECONDS`` at least, and neither could lie on
+    the other, so nothing was lifted off or put on (r-s167/game01, real models: p4's line JC, read 2C for 5.6 s, then
+    JC; p2's 2C, played, went to p4 when a 2S of p2's was read 2C)."""
     was = seen[card]
     if not was.place.startswith("line:"):
         return False
@@ -728,7 +728,12 @@ def _line_twin(
     ``card`` itself, read as another of its colour on the demon or in the line. Seen on the demon as it left, it is
     still the one (e2e-s37/game00, real models: p4's demon QS, committed as "QC", read QS as it was lifted); a card
     of another rank seen there was a misreading (e2e-s36/game01: p2's demon 8D read 3D, as a 3D lay in the line)."""
-    return _came_to_line(card, pv, before, since, t, lambda c, _seen: c.rank == card.rank and c.colour == card.colour)
+    return _came_to_line(card, pv, before, since, t, lambda c, _seen: _twins(c, card))
+
+
+def _twins(a: Card, b: Card) -> bool:
+    """``a`` and ``b`` are of one rank and one colour: cards the reader confuses most (a suit misread)."""
+    return a.rank == b.rank and a.colour == b.colour
 
 
 # A card first read in an empty place of the line as the demon's top left was that card, whatever it is read as there
@@ -817,7 +822,7 @@ def _one_per_twin(shown: list[Card | None]) -> list[Card | None]:
     kept: list[Card | None] = []
     for card in shown:
         last = kept[-1] if kept else None
-        if card is None or last is None or card.rank != last.rank or card.colour != last.colour:
+        if card is None or last is None or not _twins(card, last):
             kept.append(card)
     return kept
 
