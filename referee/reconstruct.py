@@ -156,6 +156,9 @@ class ReconState:
     # play seq -> the Ace its player's area showed where the pile read another card (``read_as`` in the play's log):
     # evidence for the suit of a lone Ace
     read_as: Mapping[int, Card] = field(default_factory=dict)
+    # play seq -> the deck a fix-card took its credit from (it had put the card fixed to down already), the card the
+    # play was read as then, and where it came from: fixed back to a card that deck has not put down, it is its again
+    unassigned: Mapping[int, tuple[str, Card, str | None]] = field(default_factory=dict)
 
 
 FLICKER_SECONDS = 0.3  # a card seen at a place once, its place showing the card before it again within this
@@ -935,6 +938,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
     taken_home = dict(state.taken_home)
     hidden_suspect = dict(state.hidden_suspect)
     read_as = dict(state.read_as)
+    unassigned = dict(state.unassigned)
 
     def taken_back(key: str) -> None:
         """The suspect top of pile ``key`` went back to its owner, who may play it again."""
@@ -964,10 +968,21 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         nonlocal seq, credited
         events.append(_by_camera("fix-card", seq, view.t, view.frame, target, reason, card=right))
         seq += 1
+        if who is None and target in unassigned and right not in played.get(unassigned[target][0], frozenset()):
+            # Unassigned by an earlier fix (its deck had put that card down), and fixed back now to a card the deck has
+            # not: the credit is its again (r-s166/game01, real models: p4's AS, fixed to AC as 2C and 3C landed on
+            # its pile, went to nobody as p4's AC lay elsewhere; fixed back to AS as 7S and 8S landed, it stayed so).
+            who, _was, source = unassigned.pop(target)
+            log_credit(target, who, f"the {right} after all: {who} had not put it down", source)
+            for k, key_plays in pile_plays.items():
+                if any(s == target for s, _c, _w in key_plays) and tops.get(k) == card and top_by.get(k) is None:
+                    top_by[k] = who
         if who is not None and right in played.get(who, frozenset()):
             played[who] = played[who] - {card}
+            source = next((c.source for c in credited if c.seq == target), None)
             credited = [c for c in credited if c.seq != target]
             log_credit(target, None, f"{who} had put the {right} down already: this one is another deck's")
+            unassigned[target] = (who, card, source)
             for k, key_plays in pile_plays.items():
                 if any(s == target for s, _c, _w in key_plays) and tops.get(k) == card and top_by.get(k) == who:
                     del top_by[k]
@@ -2228,6 +2243,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
         taken_home,
         hidden_suspect,
         read_as,
+        unassigned,
     ), events
 
 

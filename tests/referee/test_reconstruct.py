@@ -3183,3 +3183,31 @@ def test_a_demon_card_read_by_turns_as_itself_and_its_twin_is_one_card() -> None
     events = reconstruct(views)
     start = RoundStart(seq=-1, t=0.0, rules="racing-demon", players=(PlayerSpec("a", 13),))
     assert replay([start, *events]).players["a"].demon_left == 11
+
+
+def test_a_play_unassigned_by_a_fix_is_its_decks_again_when_fixed_back() -> None:
+    """a plays its AC, then its AS as a new pile. A 2C and a 3C are read landing on the AS (2S and 3S, misread): the
+    pile is taken for clubs, its Ace fixed to AC, and a, which put its AC down already, loses the credit. Then a 4S
+    and a 5S land: the pile was spades after all, its Ace the AS, and the play is a's again (r-s166/game01, real
+    models: p4's AS went to nobody)."""
+    rows = [
+        (15, None, None, "AC", "AS", "2S", "3S", "4S"),
+        (15, "AC", None, "9D", "AS", "2S", "3S", "4S"),
+        (15, "AC", "AS", "9D", None, "2S", "3S", "4S"),
+        (15, "AC", "2C", "9D", None, "KH", "3S", "4S"),
+        (15, "AC", "3C", "9D", None, "KH", "QH", "4S"),
+        (15, "AC", "4S", "9D", None, "KH", "QH", "5S"),
+        (30, "AC", "5S", "9D", None, "KH", "QH", "JH"),
+    ]
+    views: list[TableView] = []
+    for n, f4, f5, demon, line, b, c, d in rows:
+        piles = tuple(pile(key, top) for key, top in (("f4", f4), ("f5", f5)) if top)
+        areas = (pv("a", demon, (line,)), pv("b", "8C", (), b), pv("c", "8D", (), c), pv("d", "8H", (), d))
+        views += [view((len(views) + k) / 15, piles, *areas) for k in range(n)]
+    events = reconstruct(views)
+    (ace,) = [e for e in events if isinstance(e, Play) and e.pile == "f5" and e.card.rank == 1]
+    fixes = [(e.action, e.player) for e in events if isinstance(e, Correction) and e.target == ace.seq]
+    assert fixes == [("fix-card", None), ("unassign", None), ("fix-card", None), ("reassign", "a")]
+    players = tuple(PlayerSpec(p, 13) for p in "abcd")
+    state = replay([RoundStart(seq=-1, t=0.0, rules="racing-demon", players=players), *events])
+    assert {"AC", "AS"} <= {str(card) for card in state.players["a"].played}
