@@ -959,6 +959,13 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             played[who] = played.get(who, frozenset()) | {card}
             taken_home.pop((card, who), None)
 
+    def pile_topped(target: int, card: Card) -> str | None:
+        """The pile whose top is ``card``, put there by play ``target`` (None: none is)."""
+        return next(
+            (k for k, plays in pile_plays.items() if tops.get(k) == card and any(s == target for s, _c, _w in plays)),
+            None,
+        )
+
     def fix_card(target: int, card: Card, right: Card, who: str | None, reason: str) -> str | None:
         """The play ``target``, logged as ``card``, was ``right``, misread: a ``fix-card`` by the camera; who played
         it stays credited, with the right card, unless that deck put the ``right`` card down already: a deck has one,
@@ -974,18 +981,16 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             # its pile, went to nobody as p4's AC lay elsewhere; fixed back to AS as 7S and 8S landed, it stayed so).
             who, _was, source = unassigned.pop(target)
             log_credit(target, who, f"the {right} after all: {who} had not put it down", source)
-            for k, key_plays in pile_plays.items():
-                if any(s == target for s, _c, _w in key_plays) and tops.get(k) == card and top_by.get(k) is None:
-                    top_by[k] = who
+            if (k := pile_topped(target, card)) is not None and top_by.get(k) is None:
+                top_by[k] = who
         if who is not None and right in played.get(who, frozenset()):
             played[who] = played[who] - {card}
             source = next((c.source for c in credited if c.seq == target), None)
             credited = [c for c in credited if c.seq != target]
             log_credit(target, None, f"{who} had put the {right} down already: this one is another deck's")
             unassigned[target] = (who, card, source)
-            for k, key_plays in pile_plays.items():
-                if any(s == target for s, _c, _w in key_plays) and tops.get(k) == card and top_by.get(k) == who:
-                    del top_by[k]
+            if (k := pile_topped(target, card)) is not None and top_by.get(k) == who:
+                del top_by[k]
             return None
         if who is not None:
             played[who] = (played.get(who, frozenset()) - {card}) | {right}
