@@ -156,9 +156,9 @@ class ReconState:
     # play seq -> the Ace its player's area showed where the pile read another card (``read_as`` in the play's log):
     # evidence for the suit of a lone Ace
     read_as: Mapping[int, Card] = field(default_factory=dict)
-    # play seq -> the deck a fix-card took its credit from (it had put the card fixed to down already), the card the
-    # play was read as then, and where it came from: fixed back to a card that deck has not put down, it is its again
-    unassigned: Mapping[int, tuple[str, Card, str | None]] = field(default_factory=dict)
+    # play seq -> the deck a fix-card took its credit from (it had put the card fixed to down already), and where the
+    # play came from: fixed back to a card that deck has not put down, it is its again
+    unassigned: Mapping[int, tuple[str, str | None]] = field(default_factory=dict)
 
 
 FLICKER_SECONDS = 0.3  # a card seen at a place once, its place showing the card before it again within this
@@ -236,6 +236,7 @@ def _consistent(
     def spent(card: Card) -> bool:
         return bool(pile.reached) and all(card in played.get(arm, frozenset()) for arm in pile.reached)
 
+    read_spent = not read_left and spent(read)  # (the arms' decks put the reading down, and no deck was seen losing it)
     for card, p in pile.candidates:
         if card == read or not _continues(top, card):
             continue
@@ -244,7 +245,7 @@ def _consistent(
         if (
             (left and not read_left and (sure or not lawful))
             or (not lawful and left == read_left and sure)
-            or (sure and not read_left and spent(read) and not spent(card))
+            or (sure and read_spent and not spent(card))
         ):
             return card
     if top is None and len(_new_cards(None, read, vanished)) == 1:
@@ -979,7 +980,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             # Unassigned by an earlier fix (its deck had put that card down), and fixed back now to a card the deck has
             # not: the credit is its again (r-s166/game01, real models: p4's AS, fixed to AC as 2C and 3C landed on
             # its pile, went to nobody as p4's AC lay elsewhere; fixed back to AS as 7S and 8S landed, it stayed so).
-            who, _was, source = unassigned.pop(target)
+            who, source = unassigned.pop(target)
             log_credit(target, who, f"the {right} after all: {who} had not put it down", source)
             if (k := pile_topped(target, card)) is not None and top_by.get(k) is None:
                 top_by[k] = who
@@ -988,7 +989,7 @@ def step(state: ReconState, view: TableView) -> tuple[ReconState, list[Event]]:
             source = next((c.source for c in credited if c.seq == target), None)
             credited = [c for c in credited if c.seq != target]
             log_credit(target, None, f"{who} had put the {right} down already: this one is another deck's")
-            unassigned[target] = (who, card, source)
+            unassigned[target] = (who, source)
             if (k := pile_topped(target, card)) is not None and top_by.get(k) == who:
                 del top_by[k]
             return None
